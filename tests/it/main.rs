@@ -28,6 +28,7 @@ mod generated;
 mod hostile;
 mod images;
 mod learnt_prices;
+mod linking;
 mod live_region;
 mod mcp_secrets;
 mod memory;

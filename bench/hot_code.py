@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes src/hot_code.ld: the functions `claudio statusline` runs, first in
+the program's code (build.rs hands the file to the linker).
+
+A status line is a new process after every message, and most of its time is
+the process's start: each 64 KiB of the program's code it touches for the
+first time is a page fault. The functions it runs (a few hundred, spread
+over the whole 8 MB of code) are put side by side, so that they take a
+dozen such faults rather than some sixty.
+
+    bench/hot_code.py [STATUS_JSON]
+
+runs a release build's `claudio statusline` (CLAUDIO_BIN, else
+target/release/claudio) once under valgrind's callgrind, its store and
+cache as the environment gives them (CLAUDE_CONFIG_DIR, CLAUDIO_CACHE_DIR;
+bench/statusline.sh's store, its index warm, is the one measured), and lists
+every function of the program that ran. Each becomes a pattern of its
+symbol with the hashes left out (`17h…E`, `Cs…_`): they change with the
+compiler and with how the package is built (cargo install), the paths do
+not. A function the patterns no longer match costs a page fault, never a
+wrong program.
+"""
+import os, re, subprocess, sys, tempfile
+
+def executed(binary, status):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "callgrind.out")
+        with open(status, "rb") as f:
+            subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
+                            f"--callgrind-out-file={out}", binary, "statusline"],
+                           stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=True)
+        names, objs, current, ran = {}, {}, None, []
+        for line in open(out):
+            line = line.rstrip("\n")
+            m = re.match(r"^(ob|cob)=\((\d+)\)(?: (.*))?$", line)
+            if m:
+                kind, i, name = m.groups()
+                if name:
+                    objs[i] = name
+                if kind == "ob":
+                    current = objs[i]
+                continue
+            m = re.match(r"^(fn|cfn)=\((\d+)\)(?: (.*))?$", line)
+            if m:
+                kind, i, name = m.groups()
+                if name:
+                    names[i] = name
+                if kind == "fn" and current == os.path.realpath(binary):
+                    ran.append(names[i])
+    return ran
+
+def pattern(symbol):
+    symbol = re.sub(r"'\d+$", "", symbol)  # callgrind's recursion mark
+    if symbol.startswith("_ZN"):
+        p = re.sub(r"17h[0-9a-f]{16}E$", "17h*E", symbol)
+    elif symbol.startswith("_R"):
+        p = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", symbol)
+        p = re.sub(r"B[0-9A-Za-z]*_", "B*_", p)  # back references move with the hashes
+    else:
+        p = symbol
+    # `$` is not a name character in a linker script: any one character
+    return p.replace("$", "?")
+
+def main():
+    binary = os.environ.get("CLAUDIO_BIN", "target/release/claudio")
+    status = sys.argv[1] if len(sys.argv) > 1 else "/dev/stdin"
+    pats = []
+    for sym in executed(binary, status):
+        if sym.startswith(("0x", "(")) or sym in ("main", "_start"):
+            continue
+        p = pattern(sym)
+        if p not in pats:
+            pats.append(p)
+    lines = [
+        "/* The code `claudio statusline` runs, side by side at the start of the",
+        "   program's code: written by bench/hot_code.py, given to the linker by",
+        "   build.rs. Each pattern is a function's symbol without its hashes; a",
+        "   cold function (`.text.unlikely.`) is taken too. */",
+        "SECTIONS",
+        "{",
+        "  .text.hot.statusline :",
+        "  {",
+    ]
+    lines += [f"    *(.text.{p} .text.unlikely.{p})" for p in sorted(pats)]
+    lines += ["  }", "}", "INSERT BEFORE .text;", ""]
+    with open("src/hot_code.ld", "w") as f:
+        f.write("\n".join(lines))
+    print(f"src/hot_code.ld: {len(pats)} patterns", file=sys.stderr)
+
+main()

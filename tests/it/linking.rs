@@ -1,0 +1,174 @@
+//! The program is linked as build.rs says (Linux, glibc): the status line's
+//! code side by side at the start of the code, the unwinder linked in
+//! rather than loaded, the relative relocations packed. build.rs tells the
+//! tests what it chose (`CLAUDIO_LINKED`); each choice is checked in the
+//! built program's ELF headers.
+
+/// What build.rs chose for this build: words among `hot`, `eh`, `relr`
+/// (`plain`: none, as `CLAUDIO_PLAIN_LINK` asked).
+const LINKED: &str = env!("CLAUDIO_LINKED");
+
+struct Elf {
+    bytes: Vec<u8>,
+}
+
+struct Section {
+    name: String,
+    kind: u32,
+    addr: u64,
+    offset: usize,
+    size: usize,
+    link: usize,
+}
+
+impl Elf {
+    fn read() -> Elf {
+        let bytes = std::fs::read(env!("CARGO_BIN_EXE_claudio")).unwrap();
+        assert_eq!(&bytes[..4], b"\x7fELF");
+        assert_eq!(bytes[4], 2, "64-bit");
+        assert_eq!(bytes[5], 1, "little-endian");
+        Elf { bytes }
+    }
+
+    fn u16(&self, at: usize) -> usize {
+        u16::from_le_bytes(self.bytes[at..at + 2].try_into().unwrap()) as usize
+    }
+
+    fn u32(&self, at: usize) -> u32 {
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap())
+    }
+
+    fn u64(&self, at: usize) -> u64 {
+        u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap())
+    }
+
+    fn str_at(&self, at: usize) -> String {
+        let end = at + self.bytes[at..].iter().position(|&b| b == 0).unwrap();
+        String::from_utf8_lossy(&self.bytes[at..end]).into_owned()
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let (off, size, count) = (self.u64(0x28) as usize, self.u16(0x3a), self.u16(0x3c));
+        let raw = |i: usize| {
+            let h = off + i * size;
+            (
+                self.u32(h) as usize,
+                self.u32(h + 4),
+                self.u64(h + 0x10),
+                self.u64(h + 0x18) as usize,
+                self.u64(h + 0x20) as usize,
+                self.u32(h + 0x28) as usize,
+            )
+        };
+        let names = raw(self.u16(0x3e)).3;
+        (0..count)
+            .map(|i| {
+                let (name, kind, addr, offset, size, link) = raw(i);
+                Section {
+                    name: self.str_at(names + name),
+                    kind,
+                    addr,
+                    offset,
+                    size,
+                    link,
+                }
+            })
+            .collect()
+    }
+
+    /// The dynamic section's entries: (tag, value).
+    fn dynamic(&self, sections: &[Section]) -> Vec<(u64, u64)> {
+        let d = sections.iter().find(|s| s.name == ".dynamic").unwrap();
+        (0..d.size / 16)
+            .map(|i| (self.u64(d.offset + i * 16), self.u64(d.offset + i * 16 + 8)))
+            .take_while(|&(tag, _)| tag != 0)
+            .collect()
+    }
+
+    /// The shared libraries the program asks the loader for.
+    fn needed(&self, sections: &[Section]) -> Vec<String> {
+        let d = sections.iter().find(|s| s.name == ".dynamic").unwrap();
+        let strings = sections[d.link].offset;
+        self.dynamic(sections)
+            .into_iter()
+            .filter(|&(tag, _)| tag == 1) // DT_NEEDED
+            .map(|(_, at)| self.str_at(strings + at as usize))
+            .collect()
+    }
+
+    /// The address of each function symbol whose name holds `part`.
+    fn functions_named(&self, sections: &[Section], part: &str) -> Vec<u64> {
+        let tab = sections.iter().find(|s| s.kind == 2).unwrap(); // SHT_SYMTAB
+        let strings = sections[tab.link].offset;
+        (0..tab.size / 24)
+            .map(|i| tab.offset + i * 24)
+            .filter(|&s| self.bytes[s + 4] & 0xf == 2) // STT_FUNC
+            .filter(|&s| self.str_at(strings + self.u32(s) as usize).contains(part))
+            .map(|s| self.u64(s + 8))
+            .collect()
+    }
+}
+
+fn chose(what: &str) -> bool {
+    LINKED.split_whitespace().any(|w| w == what)
+}
+
+#[test]
+fn build_script_links_glibc_builds_for_a_fast_start() {
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) {
+        assert_eq!(LINKED, "", "only glibc builds are linked otherwise");
+        return;
+    }
+    // the code's order needs nothing but GNU ld or lld (the unwinder and
+    // the packed relocations depend on the machine: checked when chosen)
+    assert!(chose("hot") || chose("plain"), "{LINKED:?}");
+}
+
+#[test]
+fn the_status_lines_code_is_side_by_side_at_the_start_of_the_code() {
+    if !chose("hot") {
+        return;
+    }
+    let elf = Elf::read();
+    let sections = elf.sections();
+    let hot = sections
+        .iter()
+        .find(|s| s.name == ".text.hot.statusline")
+        .expect("the hot section");
+    let text = sections.iter().find(|s| s.name == ".text").unwrap();
+    assert!(hot.size > 0 && hot.addr < text.addr);
+    // the status line's own function and its reading of stdin are in it;
+    // a function it never runs (the chat's) is not
+    let inside = |a: &u64| (hot.addr..hot.addr + hot.size as u64).contains(a);
+    for part in ["10statusline3run", "5stdin9read_json"] {
+        let found = elf.functions_named(&sections, part);
+        assert!(!found.is_empty(), "no function {part}");
+        assert!(found.iter().any(inside), "{part} is not in the hot code");
+    }
+    let chat = elf.functions_named(&sections, "4chat4repl3run");
+    assert!(!chat.is_empty() && !chat.iter().any(inside));
+}
+
+#[test]
+fn the_unwinder_is_linked_in_and_the_relocations_packed() {
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) {
+        return;
+    }
+    let elf = Elf::read();
+    let sections = elf.sections();
+    let needed = elf.needed(&sections);
+    assert!(
+        needed.iter().any(|n| n.starts_with("libc.so")),
+        "{needed:?}"
+    );
+    if chose("eh") {
+        assert!(
+            !needed.iter().any(|n| n.starts_with("libgcc_s")),
+            "{needed:?}"
+        );
+    }
+    if chose("relr") {
+        // DT_RELR
+        assert!(elf.dynamic(&sections).iter().any(|&(tag, _)| tag == 36));
+    }
+}
