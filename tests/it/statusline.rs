@@ -424,7 +424,11 @@ fn run_bounded(mut cmd: Command, input: &Value) -> std::process::Output {
 
 /// `claudio statusline` as the chat's own `statusLine` command, the real
 /// CLI behind the chat: the line shows the model the CLI reported and the
-/// session's cost as the end-of-turn line says it (issue 32.1).
+/// session's cost as the end-of-turn line says it (issue 32.1). The
+/// chat's command keeps the JSON it is given and says it ran (the chat
+/// skips a command past its 1 s deadline, which a debug `claudio
+/// statusline` on a loaded machine can pass); `claudio statusline` then
+/// reads that JSON here, with the chat's environment and no deadline.
 #[test]
 fn statusline_is_the_status_line_of_claudios_own_chat() {
     use crate::common::real::{world, Reply};
@@ -433,10 +437,8 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
     w.api.push(Reply::text("Hello from the model."));
     let claude = w.home.path().join(".claude");
     std::fs::create_dir_all(&claude).unwrap();
-    let command = format!(
-        "{} statusline --format 'SL[{{model}} · {{session_cost}} session · {{context}} ctx]'",
-        env!("CARGO_BIN_EXE_claudio")
-    );
+    let given = w.home.path().join("statusline-input.json");
+    let command = format!("cat > '{}' && echo SL-RAN", given.display());
     std::fs::write(
         claude.join("settings.json"),
         json!({"statusLine": {"type": "command", "command": command}}).to_string(),
@@ -446,13 +448,34 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
     c.env("XDG_DATA_HOME", w.home.path())
         .env("XDG_CACHE_HOME", w.home.path().join(".cache"))
         .env("NO_COLOR", "1");
+    // the same environment and folder for `claudio statusline` below
+    let mut sl = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    sl.args([
+        "statusline",
+        "--format",
+        "SL[{model} · {session_cost} session · {context} ctx]",
+    ]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => sl.env(k, v),
+            None => sl.env_remove(k),
+        };
+    }
+    if let Some(d) = c.get_current_dir() {
+        sl.current_dir(d);
+    }
     let mut t = Term::spawn(c);
     t.wait_for("Ctrl-D exits");
     t.line("hi");
     t.wait_for("Hello from the model.");
-    let screen = t.wait_for("SL[");
+    // the chat ran the command after the turn and showed its line
+    let screen = t.wait_for("SL-RAN");
     let end = screen.lines().find(|l| l.contains("API call")).unwrap();
-    let line = screen.lines().find(|l| l.contains("SL[")).unwrap();
+    let input: Value = serde_json::from_slice(&std::fs::read(&given).unwrap()).unwrap();
+    let o = run_bounded(sl, &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.contains("SL[")).unwrap_or_default();
     // the model the CLI named, as the chat's prompt shows it
     let model = w.main_requests()[0].model().unwrap().to_owned();
     assert!(line.contains(&format!("SL[{model} · ")), "{line} / {model}");
