@@ -291,11 +291,12 @@ fn esc_esc_at_an_empty_prompt_opens_rewind_and_esc_leaves_it() {
     t.line("hello");
     t.wait_for("API call ·");
     t.wait_prompt();
-    // two presses, far enough apart to be two keys even on a busy machine
-    // (closer than 100 ms they read as one), within the 800 ms window
-    t.send(b"\x1b");
-    std::thread::sleep(std::time::Duration::from_millis(350));
-    t.send(b"\x1b");
+    // two presses in one write, so both land in the window however slow
+    // the machine: the first in its CSI-u form (`ESC [ 27 u`, as a terminal
+    // with the kitty keyboard protocol sends it), since two bare ESC bytes
+    // read together decode as one Esc; the bare ESC ends the read and
+    // decodes alone
+    t.send(b"\x1b[27u\x1b");
     let screen = t.wait_for("esc declines");
     assert!(
         screen.contains("Rewind to before which prompt?"),

@@ -40,6 +40,23 @@ fn tui_cli(test: &str) -> Option<PathBuf> {
     Some(cli)
 }
 
+/// 2.1.332's offer to make auto mode the default.
+const AUTO_OFFER: &str = "Make auto mode your default";
+
+/// On the offer to make auto mode the default: no, keep manual mode; and
+/// wait (a hang guard only) for the offer to go.
+fn decline_auto(t: &mut Term) {
+    std::thread::sleep(Duration::from_millis(500));
+    t.send(b"\x1b[B");
+    std::thread::sleep(Duration::from_millis(300));
+    t.send(b"\r");
+    let gone = Instant::now() + Duration::from_secs(60);
+    while t.contents().contains(AUTO_OFFER) {
+        assert!(Instant::now() < gone, "{}", t.contents());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 struct Tui {
     w: World,
     work: PathBuf,
@@ -119,11 +136,8 @@ impl Tui {
         // starts: no, keep manual mode (the permission prompts are the test)
         let until = Instant::now() + Duration::from_secs(3);
         while Instant::now() < until {
-            if t.contents().contains("Make auto mode your default") {
-                std::thread::sleep(Duration::from_millis(500));
-                t.send(b"\x1b[B");
-                std::thread::sleep(Duration::from_millis(300));
-                t.send(b"\r");
+            if t.contents().contains(AUTO_OFFER) {
+                decline_auto(&mut t);
                 break;
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -134,29 +148,40 @@ impl Tui {
 
     /// Type a prompt into the TUI (the text, then Enter on its own, as a
     /// person types: a paste with its Enter is taken as a newline).
+    ///
+    /// 2.1.332 may offer auto mode as the default at any moment after a
+    /// turn, and that dialog refuses typed text: so wait (however slow the
+    /// machine) for the text at the prompt line or for the dialog, and on
+    /// the dialog keep manual mode and type the text again.
     fn prompt(&self, t: &mut Term, text: &str) {
         t.send(text.as_bytes());
-        t.wait_for(text);
+        let until = Instant::now() + Duration::from_secs(120);
+        loop {
+            let screen = t.contents();
+            if screen.contains(AUTO_OFFER) {
+                decline_auto(t);
+                if !t.contents().contains(text) {
+                    t.send(text.as_bytes());
+                }
+            } else if screen.contains(text) {
+                break;
+            }
+            assert!(Instant::now() < until, "{text:?} never shown:\n{screen}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
         std::thread::sleep(Duration::from_millis(200));
         t.send(b"\r");
     }
 
     /// After a turn, 2.1.332 may offer auto mode as the default again
     /// (even with `hasSeenAutoDefaultNotice`): no, keep manual mode, so
-    /// the next prompt reaches the prompt line.
+    /// the next prompt reaches the prompt line. A look only: [`Tui::prompt`]
+    /// declines the offer whenever it shows, however late.
     fn keep_manual_mode(&self, t: &mut Term) {
         let until = Instant::now() + Duration::from_secs(3);
         while Instant::now() < until {
-            if t.contents().contains("Make auto mode your default") {
-                std::thread::sleep(Duration::from_millis(500));
-                t.send(b"\x1b[B");
-                std::thread::sleep(Duration::from_millis(300));
-                t.send(b"\r");
-                let gone = Instant::now() + Duration::from_secs(60);
-                while t.contents().contains("Make auto mode your default") && Instant::now() < gone
-                {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
+            if t.contents().contains(AUTO_OFFER) {
+                decline_auto(t);
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));

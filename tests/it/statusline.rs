@@ -42,6 +42,27 @@ fn write(dir: &Path, id: &str, lines: &[String], mtime: i64) -> PathBuf {
     p
 }
 
+/// The UTC day now, as days since the epoch.
+fn utc_day() -> i64 {
+    now_ms().div_euclid(24 * HOUR)
+}
+
+/// Run `test` (which makes its own [`world`]) again when the UTC day
+/// changed while it ran: "today" moved under it, so that run says nothing.
+/// A run within one day stands, passed or failed.
+fn on_one_day(test: impl Fn()) {
+    loop {
+        let day = utc_day();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(&test));
+        if utc_day() == day {
+            if let Err(e) = run {
+                std::panic::resume_unwind(e);
+            }
+            return;
+        }
+    }
+}
+
 /// The store, the repository the session works in, and the times used.
 struct World {
     dir: tempfile::TempDir,
@@ -132,242 +153,260 @@ const NO_BLOCK: &str =
 
 #[test]
 fn statusline_prints_the_line_for_claude_codes_json() {
-    let w = world();
-    let o = run(
-        w.claudio(&["--format", NO_BLOCK]),
-        Some(w.input().to_string().as_bytes()),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    // today: $3, yesterday's $15 (its own session, and the message resumed
-    // into today's) not
-    assert_eq!(
-        stdout(&o),
-        "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
-    );
-    assert_eq!(stderr(&o), "");
+    on_one_day(|| {
+        let w = world();
+        let o = run(
+            w.claudio(&["--format", NO_BLOCK]),
+            Some(w.input().to_string().as_bytes()),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        // today: $3, yesterday's $15 (its own session, and the message resumed
+        // into today's) not
+        assert_eq!(
+            stdout(&o),
+            "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
+        );
+        assert_eq!(stderr(&o), "");
+    });
 }
 
 #[test]
 fn statusline_default_line_has_the_open_five_hour_window() {
-    let w = world();
-    // the window of the one message today: from its hour, 5 hours; with one
-    // request there is no rate yet
-    let end = w.sent.div_euclid(HOUR) * HOUR + 5 * HOUR;
-    let left = |now: i64| {
-        let m = (end - now).max(0) / 60_000;
-        if m >= 60 {
-            format!("{}h{:02}m", m / 60, m % 60)
-        } else {
-            format!("{m}m")
-        }
-    };
-    let before = left(now_ms());
-    let o = run(w.claudio(&[]), Some(w.input().to_string().as_bytes()));
-    let after = left(now_ms());
-    let line = |l: &str| {
-        format!("Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · 5h: {l} left · main\n")
-    };
-    let out = stdout(&o);
-    assert!(out == line(&before) || out == line(&after), "{out}");
+    on_one_day(|| {
+        let w = world();
+        // the window of the one message today: from its hour, 5 hours; with one
+        // request there is no rate yet
+        let end = w.sent.div_euclid(HOUR) * HOUR + 5 * HOUR;
+        let left = |now: i64| {
+            let m = (end - now).max(0) / 60_000;
+            if m >= 60 {
+                format!("{}h{:02}m", m / 60, m % 60)
+            } else {
+                format!("{m}m")
+            }
+        };
+        let before = left(now_ms());
+        let o = run(w.claudio(&[]), Some(w.input().to_string().as_bytes()));
+        let after = left(now_ms());
+        let line = |l: &str| {
+            format!("Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · 5h: {l} left · main\n")
+        };
+        let out = stdout(&o);
+        assert!(out == line(&before) || out == line(&after), "{out}");
+    });
 }
 
 #[test]
 fn statusline_colors_follow_no_color_and_the_color_flag() {
-    let w = world();
-    let input = w.input().to_string();
-    let fmt = ["--format", "{model}"];
-    let mut c = w.claudio(&fmt);
-    c.env_remove("NO_COLOR");
-    // a pipe, as under Claude Code: colors
-    assert_eq!(
-        stdout(&run(c, Some(input.as_bytes()))),
-        "\x1b[36mSonnet 4.5\x1b[0m\n"
-    );
-    // NO_COLOR
-    assert_eq!(
-        stdout(&run(w.claudio(&fmt), Some(input.as_bytes()))),
-        "Sonnet 4.5\n"
-    );
-    // --color always beats NO_COLOR; --color never beats a terminal's wish
-    let mut c = w.claudio(&fmt);
-    c.arg("--color").arg("always");
-    assert_eq!(
-        stdout(&run(c, Some(input.as_bytes()))),
-        "\x1b[36mSonnet 4.5\x1b[0m\n"
-    );
-    let mut c = w.claudio(&fmt);
-    c.env_remove("NO_COLOR").args(["--color", "never"]);
-    assert_eq!(stdout(&run(c, Some(input.as_bytes()))), "Sonnet 4.5\n");
+    on_one_day(|| {
+        let w = world();
+        let input = w.input().to_string();
+        let fmt = ["--format", "{model}"];
+        let mut c = w.claudio(&fmt);
+        c.env_remove("NO_COLOR");
+        // a pipe, as under Claude Code: colors
+        assert_eq!(
+            stdout(&run(c, Some(input.as_bytes()))),
+            "\x1b[36mSonnet 4.5\x1b[0m\n"
+        );
+        // NO_COLOR
+        assert_eq!(
+            stdout(&run(w.claudio(&fmt), Some(input.as_bytes()))),
+            "Sonnet 4.5\n"
+        );
+        // --color always beats NO_COLOR; --color never beats a terminal's wish
+        let mut c = w.claudio(&fmt);
+        c.arg("--color").arg("always");
+        assert_eq!(
+            stdout(&run(c, Some(input.as_bytes()))),
+            "\x1b[36mSonnet 4.5\x1b[0m\n"
+        );
+        let mut c = w.claudio(&fmt);
+        c.env_remove("NO_COLOR").args(["--color", "never"]);
+        assert_eq!(stdout(&run(c, Some(input.as_bytes()))), "Sonnet 4.5\n");
+    });
 }
 
 #[test]
 fn statusline_bad_json_prints_a_short_line_and_why() {
-    let w = world();
-    for (given, why) in [
-        (&b"{\"model\": "[..], "stdin is not JSON"),
-        (b"[1, 2]", "not a JSON object"),
-        (b"", "no input on stdin"),
-        (b"\n", "no input on stdin"),
-    ] {
-        let o = run(w.claudio(&[]), Some(given));
-        assert!(o.status.success());
+    on_one_day(|| {
+        let w = world();
+        for (given, why) in [
+            (&b"{\"model\": "[..], "stdin is not JSON"),
+            (b"[1, 2]", "not a JSON object"),
+            (b"", "no input on stdin"),
+            (b"\n", "no input on stdin"),
+        ] {
+            let o = run(w.claudio(&[]), Some(given));
+            assert!(o.status.success());
+            assert_eq!(stdout(&o), "claudio: no status\n");
+            assert!(stderr(&o).contains(why), "{}", stderr(&o));
+        }
+        // stdin closed from the start (/dev/null)
+        let o = run(w.claudio(&[]), None);
         assert_eq!(stdout(&o), "claudio: no status\n");
-        assert!(stderr(&o).contains(why), "{}", stderr(&o));
-    }
-    // stdin closed from the start (/dev/null)
-    let o = run(w.claudio(&[]), None);
-    assert_eq!(stdout(&o), "claudio: no status\n");
-    // a bad template is a usage error, said before stdin is read
-    let o = run(w.claudio(&["--format", "{cost}"]), None);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no placeholder {cost}"));
+        // a bad template is a usage error, said before stdin is read
+        let o = run(w.claudio(&["--format", "{cost}"]), None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("no placeholder {cost}"));
+    });
 }
 
 #[test]
 fn statusline_does_not_wait_for_a_terminal_or_a_silent_pipe() {
-    let w = world();
-    // stdin a terminal: not read at all
-    let pty = Term::open();
-    let mut c = w.claudio(&[]);
-    c.stdin(Stdio::from(pty.slave()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    wait_with_deadline(&mut child, 20);
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(stdout(&o), "claudio: no status\n");
-    assert!(stderr(&o).contains("stdin is a terminal"));
-    // a pipe that stays open and says nothing: given up at its deadline
-    let mut c = w.claudio(&[]);
-    c.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let _keep_open = child.stdin.take();
-    wait_with_deadline(&mut child, 20);
-    let o = child.wait_with_output().unwrap();
-    assert_eq!(stdout(&o), "claudio: no status\n");
-    assert!(stderr(&o).contains("no complete JSON"), "{}", stderr(&o));
-    // a whole JSON and the pipe left open: the line at once
-    let mut c = w.claudio(&["--format", "{model}"]);
-    c.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut input, w.input().to_string().as_bytes()).unwrap();
-    wait_with_deadline(&mut child, 20);
-    drop(input);
-    assert_eq!(stdout(&child.wait_with_output().unwrap()), "Sonnet 4.5\n");
+    on_one_day(|| {
+        let w = world();
+        // stdin a terminal: not read at all
+        let pty = Term::open();
+        let mut c = w.claudio(&[]);
+        c.stdin(Stdio::from(pty.slave()))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        wait_with_deadline(&mut child, 20);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(stdout(&o), "claudio: no status\n");
+        assert!(stderr(&o).contains("stdin is a terminal"));
+        // a pipe that stays open and says nothing: given up at its deadline
+        let mut c = w.claudio(&[]);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let _keep_open = child.stdin.take();
+        wait_with_deadline(&mut child, 20);
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(stdout(&o), "claudio: no status\n");
+        assert!(stderr(&o).contains("no complete JSON"), "{}", stderr(&o));
+        // a whole JSON and the pipe left open: the line at once
+        let mut c = w.claudio(&["--format", "{model}"]);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut input, w.input().to_string().as_bytes()).unwrap();
+        wait_with_deadline(&mut child, 20);
+        drop(input);
+        assert_eq!(stdout(&child.wait_with_output().unwrap()), "Sonnet 4.5\n");
+    });
 }
 
 #[test]
 fn statusline_reads_the_transcript_when_the_json_leaves_out_cost_and_context() {
-    let w = world();
-    let mut input = w.input();
-    input.as_object_mut().unwrap().remove("cost");
-    input.as_object_mut().unwrap().remove("context_window");
-    let o = run(
-        w.claudio(&["--format", "{context} · {context_tokens} · {session_cost}"]),
-        Some(input.to_string().as_bytes()),
-    );
-    // the last request: a million tokens of a 200k window; the session's
-    // two messages, $15 + $3
-    assert_eq!(stdout(&o), "500% · 1.0M/200k · $18.00\n");
+    on_one_day(|| {
+        let w = world();
+        let mut input = w.input();
+        input.as_object_mut().unwrap().remove("cost");
+        input.as_object_mut().unwrap().remove("context_window");
+        let o = run(
+            w.claudio(&["--format", "{context} · {context_tokens} · {session_cost}"]),
+            Some(input.to_string().as_bytes()),
+        );
+        // the last request: a million tokens of a 200k window; the session's
+        // two messages, $15 + $3
+        assert_eq!(stdout(&o), "500% · 1.0M/200k · $18.00\n");
 
-    // the transcript a FIFO: not waited for, and said
-    let fifo = w.dir.path().join("fifo.jsonl");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid C string.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    input["transcript_path"] = json!(fifo.display().to_string());
-    input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
-    let o = run_bounded(
-        w.claudio(&["--format", "{model} · {context} · {session_cost}"]),
-        &input,
-    );
-    assert_eq!(stdout(&o), "Sonnet 4.5\n");
-    assert!(
-        stderr(&o).contains("transcript could not be read"),
-        "{}",
-        stderr(&o)
-    );
+        // the transcript a FIFO: not waited for, and said
+        let fifo = w.dir.path().join("fifo.jsonl");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        input["transcript_path"] = json!(fifo.display().to_string());
+        input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
+        let o = run_bounded(
+            w.claudio(&["--format", "{model} · {context} · {session_cost}"]),
+            &input,
+        );
+        assert_eq!(stdout(&o), "Sonnet 4.5\n");
+        assert!(
+            stderr(&o).contains("transcript could not be read"),
+            "{}",
+            stderr(&o)
+        );
+    });
 }
 
 #[test]
 fn statusline_escapes_in_the_json_never_reach_the_terminal() {
-    let w = world();
-    let mut input = w.input();
-    input["model"]["display_name"] = json!("x\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\ny\u{202e}");
-    std::fs::write(w.repo.join(".git/HEAD"), "ref: refs/heads/b\u{1b}[31mad\n").unwrap();
-    let mut c = w.claudio(&["--format", "{model} {branch}"]);
-    c.env_remove("NO_COLOR");
-    let o = run(c, Some(input.to_string().as_bytes()));
-    assert_eq!(
-        stdout(&o),
-        "\x1b[36mx y\x1b[0m \x1b[32mbad\x1b[0m\n",
-        "only its own colors"
-    );
+    on_one_day(|| {
+        let w = world();
+        let mut input = w.input();
+        input["model"]["display_name"] = json!("x\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\ny\u{202e}");
+        std::fs::write(w.repo.join(".git/HEAD"), "ref: refs/heads/b\u{1b}[31mad\n").unwrap();
+        let mut c = w.claudio(&["--format", "{model} {branch}"]);
+        c.env_remove("NO_COLOR");
+        let o = run(c, Some(input.to_string().as_bytes()));
+        assert_eq!(
+            stdout(&o),
+            "\x1b[36mx y\x1b[0m \x1b[32mbad\x1b[0m\n",
+            "only its own colors"
+        );
+    });
 }
 
 #[test]
 fn statusline_notes_are_inert_and_a_huge_transcript_is_not_read() {
-    let w = world();
-    let mut input = w.input();
-    input.as_object_mut().unwrap().remove("cost");
-    input.as_object_mut().unwrap().remove("context_window");
-    input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
-    // a path with escapes: the note that names it stays inert
-    input["transcript_path"] = json!(format!(
-        "{}/\u{1b}]0;PWN\u{7}\u{1b}[2J/x.jsonl",
-        w.dir.path().display()
-    ));
-    let o = run(
-        w.claudio(&["--format", "{model} · {session_cost}"]),
-        Some(input.to_string().as_bytes()),
-    );
-    assert_eq!(stdout(&o), "Sonnet 4.5\n");
-    let err = stderr(&o);
-    assert!(err.contains("transcript could not be read"), "{err}");
-    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
-    // a huge transcript (sparse: no disk used) is passed over, said so
-    let huge = w.dir.path().join("huge.jsonl");
-    std::fs::File::create(&huge)
-        .unwrap()
-        .set_len(3 << 30)
-        .unwrap();
-    input["transcript_path"] = json!(huge.display().to_string());
-    let o = run_bounded(w.claudio(&["--format", "{model} · {session_cost}"]), &input);
-    assert_eq!(stdout(&o), "Sonnet 4.5\n");
-    assert!(
-        stderr(&o).contains("over 64 MiB, not read"),
-        "{}",
-        stderr(&o)
-    );
+    on_one_day(|| {
+        let w = world();
+        let mut input = w.input();
+        input.as_object_mut().unwrap().remove("cost");
+        input.as_object_mut().unwrap().remove("context_window");
+        input["session_id"] = json!("cccccccc-3333-4333-8333-333333333333");
+        // a path with escapes: the note that names it stays inert
+        input["transcript_path"] = json!(format!(
+            "{}/\u{1b}]0;PWN\u{7}\u{1b}[2J/x.jsonl",
+            w.dir.path().display()
+        ));
+        let o = run(
+            w.claudio(&["--format", "{model} · {session_cost}"]),
+            Some(input.to_string().as_bytes()),
+        );
+        assert_eq!(stdout(&o), "Sonnet 4.5\n");
+        let err = stderr(&o);
+        assert!(err.contains("transcript could not be read"), "{err}");
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+        // a huge transcript (sparse: no disk used) is passed over, said so
+        let huge = w.dir.path().join("huge.jsonl");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(3 << 30)
+            .unwrap();
+        input["transcript_path"] = json!(huge.display().to_string());
+        let o = run_bounded(w.claudio(&["--format", "{model} · {session_cost}"]), &input);
+        assert_eq!(stdout(&o), "Sonnet 4.5\n");
+        assert!(
+            stderr(&o).contains("over 64 MiB, not read"),
+            "{}",
+            stderr(&o)
+        );
+    });
 }
 
 /// `TZ` naming a FIFO made the status line wait for ever (the fourth
 /// attack round): the day is UTC's, and stderr says why in one line.
 #[test]
 fn statusline_with_tz_naming_a_fifo_is_utc_and_says_so() {
-    let w = world();
-    let fifo = w.dir.path().join("tz-fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
-    assert!(made.success());
-    let mut cmd = w.claudio(&["--format", NO_BLOCK]);
-    cmd.env("TZ", &fifo);
-    let o = run_bounded(cmd, &w.input());
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        stdout(&o),
-        "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
-    );
-    let err = stderr(&o);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("not a regular file; times are shown in UTC"),
-        "{err}"
-    );
+    on_one_day(|| {
+        let w = world();
+        let fifo = w.dir.path().join("tz-fifo");
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let mut cmd = w.claudio(&["--format", NO_BLOCK]);
+        cmd.env("TZ", &fifo);
+        let o = run_bounded(cmd, &w.input());
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
+        );
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("not a regular file; times are shown in UTC"),
+            "{err}"
+        );
+    });
 }
 
 /// Run `cmd` with `input` on stdin, killed (and failed) past 20 s.
@@ -385,7 +424,11 @@ fn run_bounded(mut cmd: Command, input: &Value) -> std::process::Output {
 
 /// `claudio statusline` as the chat's own `statusLine` command, the real
 /// CLI behind the chat: the line shows the model the CLI reported and the
-/// session's cost as the end-of-turn line says it (issue 32.1).
+/// session's cost as the end-of-turn line says it (issue 32.1). The
+/// chat's command keeps the JSON it is given and says it ran (the chat
+/// skips a command past its 1 s deadline, which a debug `claudio
+/// statusline` on a loaded machine can pass); `claudio statusline` then
+/// reads that JSON here, with the chat's environment and no deadline.
 #[test]
 fn statusline_is_the_status_line_of_claudios_own_chat() {
     use crate::common::real::{world, Reply};
@@ -394,10 +437,8 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
     w.api.push(Reply::text("Hello from the model."));
     let claude = w.home.path().join(".claude");
     std::fs::create_dir_all(&claude).unwrap();
-    let command = format!(
-        "{} statusline --format 'SL[{{model}} · {{session_cost}} session · {{context}} ctx]'",
-        env!("CARGO_BIN_EXE_claudio")
-    );
+    let given = w.home.path().join("statusline-input.json");
+    let command = format!("cat > '{}' && echo SL-RAN", given.display());
     std::fs::write(
         claude.join("settings.json"),
         json!({"statusLine": {"type": "command", "command": command}}).to_string(),
@@ -407,13 +448,34 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
     c.env("XDG_DATA_HOME", w.home.path())
         .env("XDG_CACHE_HOME", w.home.path().join(".cache"))
         .env("NO_COLOR", "1");
+    // the same environment and folder for `claudio statusline` below
+    let mut sl = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    sl.args([
+        "statusline",
+        "--format",
+        "SL[{model} · {session_cost} session · {context} ctx]",
+    ]);
+    for (k, v) in c.get_envs() {
+        match v {
+            Some(v) => sl.env(k, v),
+            None => sl.env_remove(k),
+        };
+    }
+    if let Some(d) = c.get_current_dir() {
+        sl.current_dir(d);
+    }
     let mut t = Term::spawn(c);
     t.wait_for("Ctrl-D exits");
     t.line("hi");
     t.wait_for("Hello from the model.");
-    let screen = t.wait_for("SL[");
+    // the chat ran the command after the turn and showed its line
+    let screen = t.wait_for("SL-RAN");
     let end = screen.lines().find(|l| l.contains("API call")).unwrap();
-    let line = screen.lines().find(|l| l.contains("SL[")).unwrap();
+    let input: Value = serde_json::from_slice(&std::fs::read(&given).unwrap()).unwrap();
+    let o = run_bounded(sl, &input);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.contains("SL[")).unwrap_or_default();
     // the model the CLI named, as the chat's prompt shows it
     let model = w.main_requests()[0].model().unwrap().to_owned();
     assert!(line.contains(&format!("SL[{model} · ")), "{line} / {model}");
@@ -446,53 +508,55 @@ fn statusline_is_the_status_line_of_claudios_own_chat() {
 /// response it wrote since shows at once.
 #[test]
 fn statusline_keeps_what_it_found_and_sees_a_running_sessions_response_at_once() {
-    let w = world();
-    let config = w.dir.path();
-    let registry = config.join("sessions");
-    std::fs::create_dir_all(&registry).unwrap();
-    std::fs::write(
-        registry.join("4242.json"),
-        json!({"pid": 4242, "sessionId": YESTERDAY, "kind": "interactive"}).to_string(),
-    )
-    .unwrap();
-    // the folders' times settled, as they are between two messages
-    let settled = UNIX_EPOCH + Duration::from_millis((now_ms() - HOUR) as u64);
-    for d in [
-        registry.clone(),
-        config.join("projects"),
-        config.join("projects/-work"),
-    ] {
-        std::fs::File::open(&d)
-            .unwrap()
-            .set_modified(settled)
-            .unwrap();
-    }
-    let line =
-        |today: &str| format!("Sonnet 4.5 · 12% ctx · $3.50 session · {today} today · main\n");
-    let o = run(
-        w.claudio(&["--format", NO_BLOCK]),
-        Some(w.input().to_string().as_bytes()),
-    );
-    assert_eq!(stdout(&o), line("$3.00"), "{}", stderr(&o));
-    assert!(config.join("cache/recent-usage").is_file());
-    // the running session answers today: a million input tokens, $3
-    let yesterday = config.join(format!("projects/-work/{YESTERDAY}.jsonl"));
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&yesterday)
+    on_one_day(|| {
+        let w = world();
+        let config = w.dir.path();
+        let registry = config.join("sessions");
+        std::fs::create_dir_all(&registry).unwrap();
+        std::fs::write(
+            registry.join("4242.json"),
+            json!({"pid": 4242, "sessionId": YESTERDAY, "kind": "interactive"}).to_string(),
+        )
         .unwrap();
-    std::io::Write::write_all(
-        &mut f,
-        (assistant("y2", 1_000_000, 0, w.sent) + "\n").as_bytes(),
-    )
-    .unwrap();
-    drop(f);
-    let o = run(
-        w.claudio(&["--format", NO_BLOCK]),
-        Some(w.input().to_string().as_bytes()),
-    );
-    assert_eq!(stdout(&o), line("$6.00"), "{}", stderr(&o));
-    assert_eq!(stderr(&o), "");
+        // the folders' times settled, as they are between two messages
+        let settled = UNIX_EPOCH + Duration::from_millis((now_ms() - HOUR) as u64);
+        for d in [
+            registry.clone(),
+            config.join("projects"),
+            config.join("projects/-work"),
+        ] {
+            std::fs::File::open(&d)
+                .unwrap()
+                .set_modified(settled)
+                .unwrap();
+        }
+        let line =
+            |today: &str| format!("Sonnet 4.5 · 12% ctx · $3.50 session · {today} today · main\n");
+        let o = run(
+            w.claudio(&["--format", NO_BLOCK]),
+            Some(w.input().to_string().as_bytes()),
+        );
+        assert_eq!(stdout(&o), line("$3.00"), "{}", stderr(&o));
+        assert!(config.join("cache/recent-usage").is_file());
+        // the running session answers today: a million input tokens, $3
+        let yesterday = config.join(format!("projects/-work/{YESTERDAY}.jsonl"));
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&yesterday)
+            .unwrap();
+        std::io::Write::write_all(
+            &mut f,
+            (assistant("y2", 1_000_000, 0, w.sent) + "\n").as_bytes(),
+        )
+        .unwrap();
+        drop(f);
+        let o = run(
+            w.claudio(&["--format", NO_BLOCK]),
+            Some(w.input().to_string().as_bytes()),
+        );
+        assert_eq!(stdout(&o), line("$6.00"), "{}", stderr(&o));
+        assert_eq!(stderr(&o), "");
+    });
 }
 
 /// The plain `claudio statusline` skips the parser; with a flag it goes
@@ -503,46 +567,48 @@ fn statusline_keeps_what_it_found_and_sees_a_running_sessions_response_at_once()
 /// line, `sessions list` nothing), while the plain call showed the line.
 #[test]
 fn statusline_with_or_without_the_parser_ignores_the_chat_s_environment() {
-    use std::os::unix::ffi::OsStringExt;
-    let w = world();
-    let bad = [
-        ("CLAUDIO_PERMISSION_MODE", std::ffi::OsString::from("bogus")),
-        (
-            "CLAUDIO_MODEL",
-            std::ffi::OsString::from_vec(vec![b'x', 0xff]),
-        ),
-    ];
-    for (var, value) in &bad {
-        let mut plain = w.claudio(&[]);
-        plain.env(var, value);
-        let o = run_bounded(plain, &w.input());
-        assert!(o.status.success(), "{var}: {}", stderr(&o));
-        assert!(
-            stdout(&o).starts_with("Sonnet 4.5 · 12% ctx"),
-            "{var}: {}",
-            stdout(&o)
-        );
-        let mut parsed = w.claudio(&["--format", NO_BLOCK]);
-        parsed.env(var, value);
-        let o = run_bounded(parsed, &w.input());
-        assert!(o.status.success(), "{var}: {}", stderr(&o));
-        assert_eq!(
-            stdout(&o),
-            "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n",
-            "{var}"
-        );
-        assert_eq!(stderr(&o), "", "{var}");
-        // `ask` takes the flag: its environment's value is still checked
-        // (and nothing is run)
-        let mut ask = Command::new(env!("CARGO_BIN_EXE_claudio"));
-        ask.args(["ask", "hi"])
-            .env(var, value)
-            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
-            .env("CLAUDE_CONFIG_DIR", w.dir.path())
-            .env("XDG_CONFIG_HOME", w.dir.path().join("xdg"))
-            .env_remove("CLAUDIO_CONFIG");
-        let o = run(ask, None);
-        assert_eq!(o.status.code(), Some(2), "{var}: {}", stderr(&o));
-        assert!(!stderr(&o).is_empty(), "{var}");
-    }
+    on_one_day(|| {
+        use std::os::unix::ffi::OsStringExt;
+        let w = world();
+        let bad = [
+            ("CLAUDIO_PERMISSION_MODE", std::ffi::OsString::from("bogus")),
+            (
+                "CLAUDIO_MODEL",
+                std::ffi::OsString::from_vec(vec![b'x', 0xff]),
+            ),
+        ];
+        for (var, value) in &bad {
+            let mut plain = w.claudio(&[]);
+            plain.env(var, value);
+            let o = run_bounded(plain, &w.input());
+            assert!(o.status.success(), "{var}: {}", stderr(&o));
+            assert!(
+                stdout(&o).starts_with("Sonnet 4.5 · 12% ctx"),
+                "{var}: {}",
+                stdout(&o)
+            );
+            let mut parsed = w.claudio(&["--format", NO_BLOCK]);
+            parsed.env(var, value);
+            let o = run_bounded(parsed, &w.input());
+            assert!(o.status.success(), "{var}: {}", stderr(&o));
+            assert_eq!(
+                stdout(&o),
+                "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n",
+                "{var}"
+            );
+            assert_eq!(stderr(&o), "", "{var}");
+            // `ask` takes the flag: its environment's value is still checked
+            // (and nothing is run)
+            let mut ask = Command::new(env!("CARGO_BIN_EXE_claudio"));
+            ask.args(["ask", "hi"])
+                .env(var, value)
+                .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
+                .env("CLAUDE_CONFIG_DIR", w.dir.path())
+                .env("XDG_CONFIG_HOME", w.dir.path().join("xdg"))
+                .env_remove("CLAUDIO_CONFIG");
+            let o = run(ask, None);
+            assert_eq!(o.status.code(), Some(2), "{var}: {}", stderr(&o));
+            assert!(!stderr(&o).is_empty(), "{var}");
+        }
+    });
 }

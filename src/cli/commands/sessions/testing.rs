@@ -136,16 +136,22 @@ pub(super) fn cfg(d: &tempfile::TempDir) -> String {
     d.path().display().to_string()
 }
 
-/// The usage index in a folder of the tests' own, never the developer's
-/// `~/.cache/claudio` (nextest runs each test in a process of its own: the
-/// only thread reading the environment).
+/// The usage index in a folder of this test process's own, never the
+/// developer's `~/.cache/claudio` nor another test process's (nextest runs
+/// each test in a process of its own, many at once: the only thread
+/// reading the environment). The folder lives as long as the process.
 pub(crate) fn own_cache() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        if std::env::var_os("CLAUDIO_CACHE_DIR").is_none() {
-            let dir = std::env::temp_dir().join("claudio-test-cache");
-            std::env::set_var("CLAUDIO_CACHE_DIR", dir);
+    static DIR: std::sync::OnceLock<Option<tempfile::TempDir>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        if std::env::var_os("CLAUDIO_CACHE_DIR").is_some() {
+            return None;
         }
+        let dir = tempfile::Builder::new()
+            .prefix("claudio-test-cache-")
+            .tempdir()
+            .expect("a temporary folder");
+        std::env::set_var("CLAUDIO_CACHE_DIR", dir.path());
+        Some(dir)
     });
 }
 
