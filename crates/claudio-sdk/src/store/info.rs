@@ -634,6 +634,7 @@ impl Archived {
                 {
                     return false;
                 }
+                let l = super::lines::entry_str(l);
                 let Ok(v) = crate::protocol::from_str_lenient::<Value>(l) else {
                     return false;
                 };
@@ -669,7 +670,8 @@ fn continued_in(tail: &str) -> Option<String> {
         if !is_mark && !is_message {
             continue;
         }
-        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line))
+        else {
             continue;
         };
         if is_mark && v.get("type").and_then(Value::as_str) == Some("continued-in") {

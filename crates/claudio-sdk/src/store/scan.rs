@@ -496,7 +496,9 @@ fn user_entries(head: &str) -> impl Iterator<Item = Value> + '_ {
                 || has(line, "\"isCompactSummary\":true")
                 || has(line, "\"isCompactSummary\": true"))
         })
-        .filter_map(|line| crate::protocol::from_str_lenient::<Value>(line).ok())
+        .filter_map(|line| {
+            crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line)).ok()
+        })
 }
 
 /// The first prompt a person typed as a prompt, for a title: not a `!`

@@ -427,6 +427,10 @@ impl G {
         if self.chance(10) {
             line = format!("{}{line}{}", self.ws(), self.ws());
         }
+        if self.chance(4) {
+            // led by NULs and control bytes (a block a crash zero-filled)
+            line = format!("\0\0\u{1}\u{b}{line}");
+        }
         if self.damage(10) {
             line.push_str(self.of(&["x", "}", ",", "{}"]));
         }
