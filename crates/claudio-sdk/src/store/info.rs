@@ -630,7 +630,7 @@ impl Archived {
         let later = |text: &str| {
             text.split('\n').any(|l| {
                 if !(l.contains("\"user\"") || l.contains("\"queued_command\""))
-                    || l.contains("\"tool_result\"")
+                    || super::scan::is_tool_result_line(l)
                 {
                     return false;
                 }
