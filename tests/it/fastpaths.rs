@@ -24,6 +24,10 @@ struct Form {
     ascii: bool,
     /// Each key's first letter as a `\u00XX` escape (`"\u0075sage"`).
     keys: bool,
+    /// Each line led by NUL and control bytes (a block a crash zero-filled
+    /// before the line): every reader reads from the first byte past a
+    /// blank, as the conversation's reader did.
+    lead: bool,
 }
 
 const COMPACT: Form = Form {
@@ -31,27 +35,35 @@ const COMPACT: Form = Form {
     reversed: false,
     ascii: false,
     keys: false,
+    lead: false,
 };
 
-const FORMS: [Form; 4] = [
+const FORMS: [Form; 5] = [
     COMPACT,
+    Form {
+        lead: true,
+        ..COMPACT
+    },
     Form {
         spaced: true,
         reversed: false,
         ascii: false,
         keys: false,
+        lead: false,
     },
     Form {
         spaced: false,
         reversed: true,
         ascii: false,
         keys: false,
+        lead: false,
     },
     Form {
         spaced: false,
         reversed: false,
         ascii: true,
         keys: false,
+        lead: false,
     },
 ];
 
@@ -178,6 +190,9 @@ fn session() -> impl Strategy<Value = Session> {
             for (i, (prompt, answer, input, output, model)) in turns.iter().enumerate() {
                 let prompt = if i == 0 {
                     format!("{prompt} {word}")
+                } else if *model == 1 {
+                    // a person who typed the word: no tool's result
+                    "tool_result".to_owned()
                 } else {
                     prompt.clone()
                 };
@@ -189,6 +204,10 @@ fn session() -> impl Strategy<Value = Session> {
                     "type": "user", "message": {"role": "user", "content": prompt},
                     "uuid": u, "timestamp": format!("2026-11-0{}T10:00:00.000Z", i + 1)
                 }));
+                if *model == 2 {
+                    // the word in a field of another name
+                    entries.last_mut().unwrap()["slug"] = json!("tool_result");
+                }
                 entries.push(json!({
                     "parentUuid": u, "isSidechain": false, "userType": "external",
                     "cwd": cwd, "sessionId": ID, "version": "2.1.328", "gitBranch": branch,
@@ -214,6 +233,9 @@ fn store_of(s: &Session, f: Form) -> tempfile::TempDir {
     std::fs::create_dir_all(&folder).unwrap();
     let mut text = String::new();
     for e in &s.entries {
+        if f.lead {
+            text.push_str("\0\0\u{1}\u{b}");
+        }
         emit(e, f, &mut text);
         text.push('\n');
     }

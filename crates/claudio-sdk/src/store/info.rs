@@ -630,10 +630,11 @@ impl Archived {
         let later = |text: &str| {
             text.split('\n').any(|l| {
                 if !(l.contains("\"user\"") || l.contains("\"queued_command\""))
-                    || l.contains("\"tool_result\"")
+                    || super::scan::is_tool_result_line(l)
                 {
                     return false;
                 }
+                let l = super::lines::entry_str(l);
                 let Ok(v) = crate::protocol::from_str_lenient::<Value>(l) else {
                     return false;
                 };
@@ -669,7 +670,8 @@ fn continued_in(tail: &str) -> Option<String> {
         if !is_mark && !is_message {
             continue;
         }
-        let Ok(v) = crate::protocol::from_str_lenient::<Value>(line) else {
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line))
+        else {
             continue;
         };
         if is_mark && v.get("type").and_then(Value::as_str) == Some("continued-in") {

@@ -60,6 +60,28 @@ impl<'a> Block<'a> {
         let end = memchr::memchr(b'\n', &self.bytes[at..]).map_or(self.bytes.len(), |i| at + i);
         start..end
     }
+
+    /// [`line_at`](Self::line_at) without its leading blanks (see
+    /// [`entry`]).
+    pub(crate) fn entry_at(self, at: usize) -> Range<usize> {
+        let Range { start, end } = self.line_at(at);
+        end - entry(&self.bytes[start..end]).len()..end
+    }
+}
+
+/// A line's entry: its bytes from the first one past a blank (a byte over
+/// `0x20`). Every reader of transcript lines reads a line so: a crash can
+/// leave NUL bytes (a block the filesystem zero-filled) before the next
+/// line the CLI appends, and that line is read, not lost; JSON's own
+/// blanks before the object go the same way.
+pub(crate) fn entry(line: &[u8]) -> &[u8] {
+    let lead = line.iter().take_while(|b| **b <= b' ').count();
+    &line[lead..]
+}
+
+/// [`entry`] of a line held as text.
+pub(crate) fn entry_str(line: &str) -> &str {
+    line.trim_start_matches(|c: char| c <= ' ')
 }
 
 /// A transcript opened to be read line by line, through
@@ -129,9 +151,9 @@ impl<'p> Transcript<'p> {
     pub(crate) fn each_line(self, mut f: impl FnMut(u64, &[u8])) -> StoreResult<Passed> {
         self.blocks(|block| {
             for (offset, line) in block.lines() {
-                let lead = line.iter().take_while(|b| **b <= b' ').count();
-                if lead < line.len() {
-                    f(offset + lead as u64, &line[lead..]);
+                let e = entry(line);
+                if !e.is_empty() {
+                    f(offset + (line.len() - e.len()) as u64, e);
                 }
             }
             ControlFlow::Continue(())
@@ -319,6 +341,103 @@ mod tests {
         assert_eq!(b.line_at(0), 0..2);
         assert_eq!(b.line_at(4), 3..5);
         assert_eq!(b.line_at(7), 6..8);
+    }
+
+    /// A line led by NUL bytes (a block zero-filled by a crash before the
+    /// CLI's next line) is read alike by every reader of transcript lines:
+    /// the conversation (and a fork of it), the usage scan (one session,
+    /// a set, the store), the search and the listing. The conversation
+    /// reader took it; the others, serde_json refusing a NUL, lost it.
+    #[test]
+    fn a_line_led_by_nul_bytes_is_read_alike_by_every_reader() {
+        use crate::store::{
+            read_conversation, session_usage, sessions_usage, ForkOptions, ListOptions, Pattern,
+            SearchOptions, Store,
+        };
+        use serde_json::json;
+        let d = tempfile::tempdir().unwrap();
+        let folder = d.path().join("cfg/projects/-w");
+        std::fs::create_dir_all(&folder).unwrap();
+        let id = "7c1d3a52-2222-4333-8444-000000000001";
+        let u = |n: u32| format!("00000000-0000-4000-8000-00000000000{n}");
+        let base = |uuid: String, parent: Option<String>, t: &str| {
+            json!({"uuid":uuid,"parentUuid":parent,"sessionId":id,"cwd":"/w",
+                "timestamp":format!("2026-11-01T10:00:0{t}.000Z")})
+        };
+        let mut first = base(u(1), None, "1");
+        first["type"] = json!("user");
+        first["message"] = json!({"role":"user","content":"typed behind zeros"});
+        let mut answer = base(u(2), Some(u(1)), "2");
+        answer["type"] = json!("assistant");
+        answer["requestId"] = json!("req_1");
+        answer["message"] = json!({"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5",
+            "content":[{"type":"text","text":"an answer of zeroword"}],
+            "usage":{"input_tokens":7,"output_tokens":3}});
+        let mut second = base(u(3), Some(u(2)), "3");
+        second["type"] = json!("user");
+        second["message"] = json!({"role":"user","content":"and then"});
+        let mut text = b"\0\0\0".to_vec();
+        text.extend(first.to_string().bytes());
+        text.extend(b"\n\0\x01\x0b ");
+        text.extend(answer.to_string().bytes());
+        text.push(b'\n');
+        text.extend(second.to_string().bytes());
+        text.push(b'\n');
+        let path = folder.join(format!("{id}.jsonl"));
+        std::fs::write(&path, &text).unwrap();
+        let store = Store::new(d.path().join("cfg")).without_archives();
+
+        // the conversation
+        let uuids = |c: crate::store::Conversation| -> Vec<String> {
+            c.entries
+                .iter()
+                .map(|e| e.value["uuid"].as_str().unwrap_or("").to_owned())
+                .collect()
+        };
+        assert_eq!(uuids(read_conversation(&path).unwrap()), [u(1), u(2), u(3)]);
+
+        // the usage: one session, a set, the store
+        let one = session_usage(&path).unwrap().without_subagents;
+        assert_eq!((one.messages.len(), one.tokens().input), (1, 7));
+        assert_eq!(one.prompts, 2, "both prompts count");
+        assert_eq!(
+            one.first,
+            crate::store::time::parse_iso_millis("2026-11-01T10:00:01.000Z")
+        );
+        assert_eq!(one.cwd.as_deref(), Some("/w"));
+        let set = sessions_usage(&[&path]).pop().unwrap().unwrap();
+        assert_eq!(set.without_subagents, one);
+        let all = store.usage(None).unwrap();
+        let mine = all.sessions.iter().find(|s| s.session_id == id).unwrap();
+        assert_eq!(mine.without_subagents.tokens().input, 7);
+
+        // the search
+        for word in ["zeroword", "behind zeros"] {
+            let opts = SearchOptions::new(Pattern::smart(word));
+            let mut hits = Vec::new();
+            store
+                .search(&opts, |s| {
+                    hits.extend(s.hits.iter().map(|h| h.line.clone()));
+                    std::ops::ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(hits.len(), 1, "{word}: {hits:?}");
+        }
+
+        // the listing
+        let listing = store.list(&ListOptions::all()).unwrap();
+        let info = listing
+            .sessions
+            .iter()
+            .find(|s| s.session_id == id)
+            .unwrap();
+        assert_eq!(info.first_prompt.as_deref(), Some("typed behind zeros"));
+        assert_eq!(info.summary, "typed behind zeros");
+
+        // a fork of it (last: it is a session of the store too)
+        let forked = store.fork(id, &ForkOptions::new()).unwrap();
+        let (_, c) = store.conversation(&forked).unwrap();
+        assert_eq!(c.entries.len(), 3, "the fork holds every entry");
     }
 
     #[test]

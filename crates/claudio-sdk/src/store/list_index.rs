@@ -43,8 +43,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The index file's name in the cache folder.
 const FILE_NAME: &str = "list-index";
 
-/// The format's version: an index of another is rebuilt.
-const VERSION: u32 = 1;
+/// The format's version: an index of another is rebuilt (2 since a first
+/// prompt of the word `tool_result`, or a line led by NUL bytes, is read).
+const VERSION: u32 = 2;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

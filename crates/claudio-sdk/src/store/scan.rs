@@ -491,12 +491,22 @@ pub(crate) fn first_prompt(head: &str) -> String {
 fn user_entries(head: &str) -> impl Iterator<Item = Value> + '_ {
     lines_with(head, USER, USER_SPACED)
         .filter(|line| {
-            !(has(line, "\"tool_result\"")
+            !(is_tool_result_line(line)
                 || is_meta_line(line)
                 || has(line, "\"isCompactSummary\":true")
                 || has(line, "\"isCompactSummary\": true"))
         })
-        .filter_map(|line| crate::protocol::from_str_lenient::<Value>(line).ok())
+        .filter_map(|line| {
+            crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line)).ok()
+        })
+}
+
+/// Whether a line is sure to be a tool's result: its bytes hold
+/// `"tool_result"` and that is a content block's type (a person may type
+/// the word; see `usage_skim::is_tool_result`).
+pub(crate) fn is_tool_result_line(line: &str) -> bool {
+    has(line, "\"tool_result\"")
+        && super::usage_skim::is_tool_result(super::lines::entry_str(line).as_bytes())
 }
 
 /// The first prompt a person typed as a prompt, for a title: not a `!`
@@ -871,6 +881,19 @@ mod tests {
             last_string_field("\"k\": \"a\" \"k\":\"b\" \"k\": 5", "k").as_deref(),
             Some("b")
         );
+    }
+
+    /// A first prompt of the word `tool_result` is the listing's first
+    /// prompt: the bytes `"tool_result"` passed the line over.
+    #[test]
+    fn a_first_prompt_of_the_word_tool_result_is_shown() {
+        let head = [
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"r"}]}}"#,
+            r#"{"type":"user","message":{"content":"tool_result"}}"#,
+            r#"{"type":"user","message":{"content":"later"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(first_real_prompt(&head).as_deref(), Some("tool_result"));
     }
 
     #[test]

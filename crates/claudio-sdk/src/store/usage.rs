@@ -313,6 +313,7 @@ struct Finders {
     user: memchr::memmem::Finder<'static>,
     usage: memchr::memmem::Finder<'static>,
     cost_state: memchr::memmem::Finder<'static>,
+    tool_result: memchr::memmem::Finder<'static>,
 }
 
 fn finders() -> &'static Finders {
@@ -323,6 +324,7 @@ fn finders() -> &'static Finders {
         user: memchr::memmem::Finder::new(b"\"user\""),
         usage: memchr::memmem::Finder::new(b"\"usage\""),
         cost_state: memchr::memmem::Finder::new(b"\"cost-state\""),
+        tool_result: memchr::memmem::Finder::new(b"\"tool_result\""),
     })
 }
 
@@ -510,7 +512,7 @@ impl Acc {
         if self.out.first.is_none() {
             let mut from = 0;
             while let Some(at) = timestamps.next_from(block, from) {
-                let Range { start: s, end: e } = lines.line_at(at);
+                let Range { start: s, end: e } = lines.entry_at(at);
                 self.out.first = time_of(&block[s..e], !self.every_line);
                 if self.out.first.is_some() {
                     break;
@@ -525,7 +527,7 @@ impl Acc {
             let cwds = hits(&f.cwd, b"cwd");
             let mut from = 0;
             while let Some(at) = cwds.next_from(block, from) {
-                let Range { start: s, end: e } = lines.line_at(at);
+                let Range { start: s, end: e } = lines.entry_at(at);
                 self.out.cwd = cwd_of(&block[s..e], !self.every_line);
                 if self.out.cwd.is_some() {
                     break;
@@ -538,12 +540,14 @@ impl Acc {
         }
         let mut before = block.len();
         while let Some(at) = timestamps.prev_before(block, before) {
-            let Range { start: s, end: e } = lines.line_at(at);
+            let Range { start: s, end: e } = lines.entry_at(at);
             if let Some(t) = time_of(&block[s..e], !self.every_line) {
                 self.out.last = Some(t);
                 break;
             }
-            before = s;
+            // the line's own start: a hit of the tests' full parse is
+            // where the line starts, before its leading blanks
+            before = lines.line_at(at).start;
         }
         let users = if self.skip_prompts {
             Vec::new()
@@ -570,7 +574,7 @@ impl Acc {
         } else {
             let lo = block.len().saturating_sub(COST_TAIL);
             let good = |at: usize| {
-                let Range { start: s, end: e } = lines.line_at(at);
+                let Range { start: s, end: e } = lines.entry_at(at);
                 CliCost::parse(&block[s..e], None, 0).map(|c| (at, c))
             };
             let mut found = None;
@@ -602,16 +606,22 @@ impl Acc {
             }
         }
         usages.sort_unstable();
-        // the person's prompts: user lines that are not tool results
+        // the person's prompts: user lines that are not tool results (a
+        // line whose bytes hold `"tool_result"` is passed over only when
+        // that is a content block's type, read at the byte level: a person
+        // may type the word; the tests' full parse reads every line)
         let mut last_line = usize::MAX;
         for at in users {
-            let Range { start: s, end: e } = lines.line_at(at);
+            let Range { start: s, end: e } = lines.entry_at(at);
             if s == last_line {
                 continue;
             }
             last_line = s;
             let line = &block[s..e];
-            if memchr::memmem::find(line, b"\"tool_result\"").is_some() {
+            if !self.every_line
+                && f.tool_result.find(line).is_some()
+                && super::usage_skim::is_tool_result(line)
+            {
                 continue;
             }
             if let Ok(v) = crate::protocol::from_slice_lenient::<Value>(line) {
@@ -624,7 +634,7 @@ impl Acc {
         // have): each reading checks the line's type
         let mut last_line = [usize::MAX; 2];
         for (at, cost) in usages {
-            let Range { start: s, end: e } = lines.line_at(at);
+            let Range { start: s, end: e } = lines.entry_at(at);
             if last_line[cost as usize] == s {
                 continue;
             }
@@ -976,7 +986,10 @@ mod tests {
     }
 
     /// One transcript line of `kind`: an API message's usage (0, 1), a
-    /// prompt (2), a tool result (3), a line with no entry (4).
+    /// prompt (2), a tool result (3), a line with no entry (4), a prompt
+    /// of the word `tool_result` (5), a block whose type is given twice
+    /// (6), a block whose type is written with an escape (7), the word in
+    /// a block's field of another name (8).
     fn escaped_line(kind: u8, id: u8, n: u64, rng: &mut u64, spaced: bool) -> String {
         let q = |s: &str| serde_json::to_string(s).unwrap();
         let ts = q(&format!("2026-11-0{}T10:00:{:02}.000Z", 1 + id % 3, n % 60));
@@ -1012,9 +1025,42 @@ mod tests {
                 }
                 obj(&m, rng, spaced)
             }
-            2 | 3 => {
+            2 | 3 | 5..=8 => {
                 let content = if kind == 2 {
                     q(&format!("prompt {n}"))
+                } else if kind == 5 {
+                    // a person who typed the word
+                    q("tool_result")
+                } else if kind == 6 {
+                    // a block whose type is given twice: the last counts
+                    let types = [q("tool_result"), q("text")];
+                    let (a, b) = if n % 2 == 0 { (0, 1) } else { (1, 0) };
+                    let block = obj(
+                        &[
+                            ("type", types[a].clone()),
+                            ("type", types[b].clone()),
+                            ("text", q("tool_result")),
+                        ],
+                        rng,
+                        spaced,
+                    );
+                    format!("[{block}]")
+                } else if kind == 7 {
+                    // the type written with an escape
+                    format!(
+                        "[{{\"type\":{},\"content\":\"out\"}}]",
+                        if n % 2 == 0 {
+                            "\"tool\\u005fresult\""
+                        } else {
+                            "\"text\""
+                        }
+                    )
+                } else if kind == 8 {
+                    // the word in a field of another name
+                    format!(
+                        "[{{\"type\":\"text\",\"text\":\"p\",\"note\":{}}}]",
+                        q("tool_result")
+                    )
                 } else {
                     format!(
                         "[{}]",
@@ -1052,6 +1098,8 @@ mod tests {
         let mut msgs: Vec<MessageUsage> = Vec::new();
         let (mut first, mut last, mut cwd) = (None, None, None);
         for line in data.split(|b| *b == b'\n') {
+            // every reader's rule: from the line's first byte past a blank
+            let line = crate::store::lines::entry(line);
             let Ok(v) = serde_json::from_slice::<Value>(line) else {
                 continue;
             };
@@ -1106,6 +1154,65 @@ mod tests {
         (msgs, first, last, cwd)
     }
 
+    /// What a full parse of each line says of the person's prompts:
+    /// every line serde_json takes (lone surrogates mended), a `user`
+    /// entry, the listing's rule (`is_prompt`); no byte finder, no skip.
+    fn full_prompts(data: &[u8]) -> u64 {
+        let mut n = 0;
+        for line in data.split(|b| *b == b'\n') {
+            let line = crate::store::lines::entry(line);
+            if let Ok(v) = crate::protocol::from_slice_lenient::<Value>(line) {
+                if v.get("type").and_then(Value::as_str) == Some("user") && is_prompt(&v) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// A user line whose bytes hold `"tool_result"` is a prompt unless a
+    /// content block's type says so: a person who typed `tool_result`, a
+    /// field of any name holding the word, a text block saying it, a block
+    /// whose type was given twice, the last `text`. The byte finder passed
+    /// over every such line (the fast paths' second attack round).
+    #[test]
+    fn a_prompt_holding_the_word_tool_result_is_counted() {
+        let prompts = [
+            r#"{"type":"user","message":{"role":"user","content":"tool_result"}}"#,
+            r#"{"type":"user","note":"tool_result","message":{"content":"hi"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"tool_result"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","type":"text","text":"x"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result"}]},"message":{"content":"again"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result"}],"content":"edited"}}"#,
+            r#"{"type":"user","toolUseResult":{"content":[{"type":"tool_result"}]},"message":{"content":"y"}}"#,
+            r#"{"type":"user","message":{"content":[{"text":"z","type":"text"},{"content":{"type":"tool_result"}}]}}"#,
+        ];
+        let not = [
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"out"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"a"},{"type":"tool_result"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool\u005fresult"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","type":"tool_result","text":"b"}]}}"#,
+            r#"{"type":"user","message":{"content":"c"},"message":{"content":[{"type":"tool_result"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result"}]}"#,
+        ];
+        for l in prompts {
+            assert_eq!(usage_of(l.as_bytes()).prompts, 1, "{l}");
+            assert_eq!(full_prompts(l.as_bytes()), 1, "{l}");
+        }
+        for l in not {
+            assert_eq!(usage_of(l.as_bytes()).prompts, 0, "{l}");
+            assert_eq!(full_prompts(l.as_bytes()), 0, "{l}");
+        }
+        let all = prompts
+            .iter()
+            .chain(&not)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(usage_of(all.as_bytes()).prompts, 8);
+        assert_eq!(usage_of_every_line(all.as_bytes()).prompts, 8);
+    }
+
     /// The `"usage"` key, or any other, written with `\u` escapes
     /// (`"\u0075sage"`) is the same key: the byte finder counts such a line
     /// as a full parse does (it missed them: the fourth attack round).
@@ -1143,14 +1250,19 @@ mod tests {
         /// the usage index, read whole and read on after an append, too.
         #[test]
         fn the_byte_finder_equals_a_full_parse_with_escaped_keys(
-            lines in proptest::collection::vec((0u8..5, 0u8..4, 0u64..1000, proptest::bool::ANY), 0..12),
+            lines in proptest::collection::vec((0u8..9, 0u8..4, 0u64..1000, proptest::bool::ANY), 0..12),
             seed in 1u64..u64::MAX,
             cut in 0usize..12,
         ) {
             let mut rng = seed;
             let text: Vec<String> = lines
                 .iter()
-                .map(|&(kind, id, n, spaced)| escaped_line(kind, id, n, &mut rng, spaced))
+                .map(|&(kind, id, n, spaced)| {
+                    let l = escaped_line(kind, id, n, &mut rng, spaced);
+                    // now and then led by NULs and control bytes, as a
+                    // crash leaves a zero-filled block before a line
+                    if n % 7 == 3 { format!("\0\0\u{1}{l}") } else { l }
+                })
                 .collect();
             let data = text.iter().map(|l| format!("{l}\n")).collect::<String>();
             let got = usage_of(data.as_bytes());
@@ -1159,6 +1271,7 @@ mod tests {
             proptest::prop_assert_eq!((got.first, got.last, &got.cwd), (first, last, &cwd));
             let every = usage_of_every_line(data.as_bytes());
             proptest::prop_assert_eq!(got.prompts, every.prompts, "{}", data);
+            proptest::prop_assert_eq!(got.prompts, full_prompts(data.as_bytes()), "{}", data);
             // through the usage index: read whole, then read on
             let d = tempfile::tempdir().unwrap();
             let path = d.path().join("t.jsonl");

@@ -220,6 +220,33 @@ pub(super) fn skim(line: &[u8]) -> Option<Skim<'_>> {
     }
 }
 
+/// Whether `line` is sure to hold a tool's result, and so is not a
+/// person's prompt (`scan::prompt_text`'s rule: a content block of type
+/// `tool_result`): a JSON object whose `message` (the last one, when given
+/// twice, as serde_json's map keeps it) is an object whose `content` (the
+/// last one) is an array holding an object whose `type` (its last one) is
+/// the string `tool_result`, written without an escape. `false` when it is
+/// not so or not sure (a key with an escape, the type written with one):
+/// the caller then parses the line. A line serde_json would not take is
+/// no prompt either, so its bytes are walked, not checked whole.
+pub(super) fn is_tool_result(line: &[u8]) -> bool {
+    let mut p = P { b: line, i: 0 };
+    if p.ws() != Some(b'{') {
+        return false;
+    }
+    p.i += 1;
+    let mut found = false;
+    let read = p.members(|p, key| {
+        if key == b"message" {
+            found = p.message_tool_result()?;
+        } else {
+            p.skip(false)?;
+        }
+        Some(())
+    });
+    read.is_some() && p.ws().is_none() && found
+}
+
 /// Record a field read, or [`Slot::Unsure`] when it came before.
 fn set<'a>(slot: &mut Slot<'a>, v: Slot<'a>) {
     *slot = if *slot == Slot::Absent {
@@ -559,6 +586,66 @@ impl<'a> P<'a> {
             Some(())
         })?;
         Some(m)
+    }
+
+    /// A `message` value: whether it is an object whose last `content`
+    /// holds a `tool_result` block (see [`is_tool_result`]).
+    fn message_tool_result(&mut self) -> Option<bool> {
+        if self.ws()? != b'{' {
+            self.skip(false)?;
+            return Some(false);
+        }
+        self.i += 1;
+        let mut found = false;
+        self.members(|p, key| {
+            if key == b"content" {
+                found = p.content_tool_result()?;
+            } else {
+                p.skip(false)?;
+            }
+            Some(())
+        })?;
+        Some(found)
+    }
+
+    /// A `content` value: whether it is an array holding an object whose
+    /// last `type` is the plain string `tool_result`.
+    fn content_tool_result(&mut self) -> Option<bool> {
+        if self.ws()? != b'[' {
+            self.skip(false)?;
+            return Some(false);
+        }
+        self.i += 1;
+        if self.ws()? == b']' {
+            self.i += 1;
+            return Some(false);
+        }
+        let mut any = false;
+        loop {
+            if self.ws()? == b'{' {
+                self.i += 1;
+                let mut last = false;
+                self.members(|p, key| {
+                    if key == b"type" {
+                        last = p.text()? == Slot::Str("tool_result");
+                    } else {
+                        p.skip(false)?;
+                    }
+                    Some(())
+                })?;
+                any |= last;
+            } else {
+                self.skip(false)?;
+            }
+            match self.ws()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(any);
+                }
+                _ => return None,
+            }
+        }
     }
 
     /// The members of `message.usage`.

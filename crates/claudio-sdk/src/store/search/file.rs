@@ -78,6 +78,8 @@ pub(super) fn search_file(
             }
         };
         let mut on_line = |line: &[u8]| {
+            // read from its first byte past a blank, as every reader does
+            let line = crate::store::lines::entry(line);
             // invalid UTF-8 and lone surrogate escapes are read as the
             // listing reads them (U+FFFD), not skipped
             let parsed = crate::protocol::from_slice_lenient::<Value>(line).or_else(|e| {

@@ -16,8 +16,10 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// since a `cost-state` holds how many responses came before it; 6 since
 /// the `cost-state` comes first in a record (read alone, to learn prices
 /// from every record); 8 since a message records fast mode, US-only
-/// inference and web searches.
-pub(super) const VERSION: u32 = 8;
+/// inference and web searches; 9 since a prompt whose bytes hold
+/// `"tool_result"` (the word typed, not a content block's type) counts;
+/// 10 since a line led by NUL or control bytes counts.
+pub(super) const VERSION: u32 = 10;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;

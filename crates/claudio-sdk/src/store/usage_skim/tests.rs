@@ -301,6 +301,38 @@ impl G {
             ]);
             let content = self.array(vec![text, tool]);
             m.push(("content".into(), content));
+        } else if self.chance(50) {
+            // a user's content: the word typed, or blocks one of which may
+            // be a tool's result (its type given twice, or escaped)
+            let content = match self.pick(4) {
+                0 => self.text("tool_result"),
+                _ => {
+                    let mut blocks = Vec::new();
+                    for _ in 0..1 + self.pick(3) {
+                        let kind = match self.pick(4) {
+                            0 => self.text("tool_result"),
+                            1 => "\"text\"".into(),
+                            2 => self.value(1),
+                            _ => "\"tool_result\"".into(),
+                        };
+                        let mut b = vec![("type".to_owned(), kind)];
+                        if self.chance(20) {
+                            let w = if self.chance(50) {
+                                "text"
+                            } else {
+                                "tool_result"
+                            };
+                            let again = self.text(w);
+                            b.push(("type".into(), again));
+                        }
+                        let t = self.text("tool_result");
+                        b.push(("text".into(), t));
+                        blocks.push(self.object(b));
+                    }
+                    self.array(blocks)
+                }
+            };
+            m.push(("content".into(), content));
         }
         if self.chance(92) {
             let u = self.usage();
@@ -330,7 +362,7 @@ impl G {
     fn line(&mut self) -> Vec<u8> {
         self.1 = self.chance(30);
         let kind = match self.pick(16) {
-            0 => "\"user\"".to_owned(),
+            0 | 5 | 6 => "\"user\"".to_owned(),
             1 => "\"cost-state\"".into(),
             2 => self.value(1),
             3 => "\"assist\\u0061nt\"".into(),
@@ -380,6 +412,11 @@ impl G {
             let v = self.value(0);
             m.push(("isSidechain".into(), v));
         }
+        if self.chance(10) {
+            // the word in a field of any other name
+            let v = self.text("tool_result");
+            m.push(("note".into(), v));
+        }
         let mut line = if self.chance(3) {
             // an array: serde reads a struct from one too
             let items = m.into_iter().map(|(_, v)| v).collect();
@@ -389,6 +426,10 @@ impl G {
         };
         if self.chance(10) {
             line = format!("{}{line}{}", self.ws(), self.ws());
+        }
+        if self.chance(4) {
+            // led by NULs and control bytes (a block a crash zero-filled)
+            line = format!("\0\0\u{1}\u{b}{line}");
         }
         if self.damage(10) {
             line.push_str(self.of(&["x", "}", ",", "{}"]));
@@ -413,6 +454,14 @@ impl G {
 /// fields it answered.
 fn check(line: &[u8]) -> Result<[bool; 3], String> {
     let show = || String::from_utf8_lossy(line).into_owned();
+    if is_tool_result(line) {
+        // sure of a tool's result: no prompt, as the full parse reads it
+        if let Ok(v) = crate::protocol::from_slice_lenient::<serde_json::Value>(line) {
+            if crate::store::scan::prompt_text(&v, &mut String::new()).is_some() {
+                return Err(format!("a tool result is a prompt: {}", show()));
+            }
+        }
+    }
     let Some(s) = skim(line) else {
         return Ok([false; 3]);
     };
@@ -495,9 +544,11 @@ proptest::proptest! {
 fn the_generated_lines_are_mostly_answered_at_the_byte_level() {
     let mut g = G::new(0x9e37_79b9_7f4a_7c15);
     let (mut lines, mut usage, mut declined, mut with_usage) = (0, 0, 0, 0);
+    let mut tool_results = 0;
     for _ in 0..4000 {
         let line = g.line();
         lines += 1;
+        tool_results += usize::from(is_tool_result(&line));
         match check(&line) {
             Ok(a) => {
                 usage += usize::from(a[2]);
@@ -509,9 +560,12 @@ fn the_generated_lines_are_mostly_answered_at_the_byte_level() {
             with_usage += 1;
         }
     }
-    let counts =
-        format!("of {lines}: {usage} answered, {declined} declined, {with_usage} with usage");
+    let counts = format!(
+        "of {lines}: {usage} answered, {declined} declined, {with_usage} with usage, \
+         {tool_results} sure tool results"
+    );
     assert!(usage * 4 > lines, "{counts}");
+    assert!(tool_results * 100 > lines, "{counts}");
     assert!(declined * 20 > lines, "{counts}");
     assert!(with_usage * 20 > lines, "{counts}");
     eprintln!("{counts}");
