@@ -1204,3 +1204,41 @@ fn a_bounded_question_cuts_the_model_s_words_before_the_command() {
     let cmd_at = whole.find("command row 0").unwrap();
     assert!(why_at < cmd_at, "{whole}");
 }
+
+/// On any screen too small for the whole question, what runs is the last
+/// thing the bound cuts: whenever a row of what "always" would keep shows,
+/// every line of the command shows too. Before, the rules came after the
+/// command, and a small screen showed them where the command was cut.
+#[test]
+fn a_bounded_question_cuts_the_command_last() {
+    use crate::cli::requests::Kind;
+    let r = req(json!({"tool_name":"Bash",
+        "input":{"command": "cd src\nrm -rf build\nmake all", "description": "Rebuild"},
+        "description": "Rebuild",
+        "permission_suggestions":[{"type":"addRules","behavior":"allow","destination":"localSettings",
+            "rules":[{"toolName":"Bash","ruleContent":"make:*"}]}]}));
+    let (width, mut cut_seen, mut rules_seen) = (30, 0, 0);
+    for height in 4..40 {
+        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
+        let mut a = Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame);
+        let at = crate::cli::requests::Screen {
+            style: Style::plain(),
+            width,
+            height,
+            reflows: false,
+        };
+        let shown = a.start(&at).write;
+        if !shown.contains("more rows") {
+            continue;
+        }
+        cut_seen += 1;
+        if shown.contains("Bash(make:*)") {
+            rules_seen += 1;
+            for line in ["cd src", "rm -rf build", "make all"] {
+                assert!(shown.contains(line), "{height} rows: {line}:\n{shown}");
+            }
+        }
+    }
+    assert!(cut_seen > 3, "the question was cut at {cut_seen} heights");
+    assert!(rules_seen > 0, "no cut question showed the rules");
+}
