@@ -513,8 +513,9 @@ fn screen(
     };
     // the model's words come before what runs, so that when the question
     // is bounded to the screen (its middle cut, [`fit`]) the cut takes
-    // them first: a long description after a long command showed only
-    // its own tail, looking like the command
+    // them first and what is approved stays next to the choices: a long
+    // description after a long command showed only its own tail, looking
+    // like the command
     if let Some(d) = &req.description {
         // a file tool's description is the CLI's name for the file (its
         // path), not a reason: "why  checkout.py" read as one
@@ -524,29 +525,7 @@ fn screen(
             detail("file", d);
         }
     }
-    if let Some(r) = req.reason() {
-        detail("reason", &r);
-    }
-    if let Some(p) = &req.blocked_path {
-        detail("path", p);
-    }
-    // what each "always" would allow, in full, before the person chooses
-    let offer = Offer::of(req);
-    detail("a", &offer.session_words());
-    if offer.can_keep() {
-        detail(
-            "p / u",
-            &format!(
-                "{}, kept in this project / in every project",
-                offer.rules.join(", ")
-            ),
-        );
-    }
-    // whatever the head line could not show, in full, last before the
-    // choices: a question bounded to the screen ([`fit`]) keeps its rows
-    // from the choices up, so what runs is the last thing cut (the rules
-    // each "always" would keep came after it, and on a small screen they
-    // were shown where the command was not)
+    // whatever the head line could not show, in full, before any choice
     match req.input.get("command").and_then(|v| v.as_str()) {
         Some(cmd) if req.tool_name == "Bash" && (cut || cmd.lines().count() > 1) => {
             detail("command", cmd);
@@ -566,6 +545,24 @@ fn screen(
             detail("input", &full);
         }
         _ => {}
+    }
+    if let Some(r) = req.reason() {
+        detail("reason", &r);
+    }
+    if let Some(p) = &req.blocked_path {
+        detail("path", p);
+    }
+    // what each "always" would allow, in full, before the person chooses
+    let offer = Offer::of(req);
+    detail("a", &offer.session_words());
+    if offer.can_keep() {
+        detail(
+            "p / u",
+            &format!(
+                "{}, kept in this project / in every project",
+                offer.rules.join(", ")
+            ),
+        );
     }
     // the answer is typed after the last row
     let end = wrap_exact(
