@@ -719,10 +719,7 @@ fn a_resize_draws_the_question_again_at_the_new_width() {
             "ruleContent":"grep -rn 'rounding' /work/projects/billing/src/checkout/totals.rs:*"}],
             "behavior":"allow","destination":"localSettings"}]}));
     let at = |width| sized(width, false);
-    let open = |width| {
-        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
-    };
+    let open = |width| plain_approval(&r, width);
     // a terminal that starts each `\n` at the first column, as the chat's
     let typed = |a: &mut Approval, p: &mut vt100::Parser, width| {
         for c in "no wa".chars() {
@@ -775,10 +772,7 @@ fn a_resize_on_a_terminal_that_re_wraps_erases_the_whole_old_question() {
     let r = req(json!({"tool_name":"Bash","input":{"command":command},
         "description":"Find where the totals are rounded"}));
     let at = sized;
-    let open = |width| {
-        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
-    };
+    let open = |width| plain_approval(&r, width);
     let typed = |a: &mut Approval, p: &mut vt100::Parser, width, reflows| {
         for c in "no wa".chars() {
             let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
@@ -832,8 +826,7 @@ fn a_resize_after_a_stop_erases_nothing_and_keeps_the_question_asked_again() {
     use crate::cli::requests::{Input, Kind};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
     let at = |width| sized(width, false);
-    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-    let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    let mut a = plain_approval(&r, 80);
     a.start(&at(80));
     for c in "p\r".chars() {
         let code = if c == '\r' {
@@ -874,10 +867,7 @@ fn a_resize_erases_a_typed_answer_that_wrapped_early() {
     use crate::cli::requests::{Input, Kind};
     let r = req(json!({"tool_name":"Bash","input":{"command":"ls"}}));
     let at = |width| sized(width, false);
-    let open = |width| {
-        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-        Approval::new(r.clone(), frame.shown(&r, width)).drawn_from(frame)
-    };
+    let open = |width| plain_approval(&r, width);
     // an odd number of columns before each run of wide characters: every
     // row ends with its last column empty
     let answer = format!("a{}a{}", "中".repeat(16), "中".repeat(11));
@@ -923,10 +913,7 @@ fn backspace_takes_a_wide_character_back_whole() {
             draw(p, &a.input(Input::Key(k), &at).write);
         }
     };
-    let open = || {
-        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-        Approval::new(r.clone(), frame.shown(&r, 60)).drawn_from(frame)
-    };
+    let open = || plain_approval(&r, 60);
     let mut edited = vt100::Parser::new(40, 60, 0);
     let mut a = open();
     draw(&mut edited, &a.start(&at).write);
@@ -972,10 +959,7 @@ fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
             draw(p, &a.input(Input::Key(k), &at).write);
         }
     };
-    let open = || {
-        let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-        Approval::new(r.clone(), frame.shown(&r, 40)).drawn_from(frame)
-    };
+    let open = || plain_approval(&r, 40);
     let seen = |p: &vt100::Parser| -> Vec<String> {
         let contents = p.screen().contents();
         contents.lines().map(|l| l.trim_end().to_owned()).collect()
@@ -1016,6 +1000,13 @@ fn backspace_across_a_typed_answer_s_wrap_takes_back_what_it_says() {
 /// chat's does) shows of `s`.
 fn draw(p: &mut vt100::Parser, s: &str) {
     p.process(s.replace("\r\n", "\n").replace('\n', "\r\n").as_bytes())
+}
+
+/// The approval of `r` as the chat opens it, plain, its question shown
+/// at `width` columns (no diff, the default folder).
+fn plain_approval(r: &CanUseToolRequest, width: usize) -> Approval {
+    let frame = Frame::new(r, None, None, &Here::default(), Style::plain());
+    Approval::new(r.clone(), frame.shown(r, width)).drawn_from(frame)
 }
 
 /// A plain screen `width` columns wide and 40 rows tall.
@@ -1173,8 +1164,7 @@ fn a_bounded_question_cuts_the_model_s_words_before_the_command() {
     let why: String = (0..40).map(|i| format!("harmless words {i}\n")).collect();
     let r = req(json!({"tool_name":"Bash",
         "input":{"command": cmd, "description": why}, "description": why}));
-    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-    let mut a = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    let mut a = plain_approval(&r, 80);
     let at = crate::cli::requests::Screen {
         style: Style::plain(),
         width: 80,
@@ -1195,8 +1185,7 @@ fn a_bounded_question_cuts_the_model_s_words_before_the_command() {
         assert!(first.contains(row), "{row}: {first}");
     }
     // the whole question, when it fits, still says both
-    let frame = Frame::new(&r, None, None, &Here::default(), Style::plain());
-    let mut b = Approval::new(r.clone(), frame.shown(&r, 80)).drawn_from(frame);
+    let mut b = plain_approval(&r, 80);
     let whole = b
         .start(&crate::cli::requests::Screen { height: 200, ..at })
         .write;
