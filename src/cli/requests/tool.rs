@@ -19,6 +19,7 @@ use crate::cli::turn::summary::{tool_summary_at, Here};
 use claudio::protocol::{PermissionDestination, SessionScope};
 use claudio::{CanUseToolRequest, PermissionResult};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::ops::Range;
 
 /// The message the model gets when nobody can be asked.
 pub const NO_TERMINAL: &str =
@@ -326,6 +327,22 @@ pub fn choices(s: &Style, offer: &Offer) -> String {
     )
 }
 
+/// [`choices`] by their keys alone, on a screen too small for the words
+/// (what each "always" allows is said above them, and `d` shows all).
+pub fn compact_choices(s: &Style, offer: &Offer) -> String {
+    let keep = if offer.can_keep() {
+        format!("{}/{}/", s.bold("p"), s.bold("u"))
+    } else {
+        String::new()
+    };
+    format!(
+        "Allow? {}/{}/{keep}{} or why, Enter › ",
+        s.bold("y"),
+        s.bold("a"),
+        s.bold("n"),
+    )
+}
+
 /// The question again after a choice that is not offered (`why`), on two
 /// lines, the answer typed after the last.
 pub fn ask_again(why: &str, offer: &Offer, style: Style) -> String {
@@ -409,17 +426,69 @@ impl Frame {
     /// The question, each row within `width`: folded, and whole when
     /// something was folded.
     pub fn shown(&self, req: &CanUseToolRequest, width: usize) -> Shown {
-        let (folded, was_folded) = self.screen(req, false, width);
-        let whole = was_folded.then(|| self.screen(req, true, width).0);
+        let (folded, was_folded, _) = self.screen(req, false, width, false);
+        let whole = was_folded.then(|| self.screen(req, true, width, false).0);
         Shown { folded, whole }
     }
 
-    /// The question folded (or, `expanded`, whole) within `width`, and
-    /// whether something was folded.
-    fn screen(&self, req: &CanUseToolRequest, expanded: bool, width: usize) -> (String, bool) {
+    /// The question folded (or, `expanded`, whole) within `width`,
+    /// whether something was folded, and where its parts are (`compact`:
+    /// see [`screen`]).
+    fn screen(
+        &self,
+        req: &CanUseToolRequest,
+        expanded: bool,
+        width: usize,
+        compact: bool,
+    ) -> (String, bool, Parts) {
         let body = if expanded { &self.all } else { &self.first };
         let agent = self.agent.as_deref();
-        screen(req, body, expanded, agent, &self.here, self.style, width)
+        let at = (width, compact);
+        screen(req, body, expanded, agent, &self.here, self.style, at)
+    }
+
+    /// The question as the chat draws it on a screen `height` rows tall,
+    /// `width` wide ([`fit`]), with the whole of it (what `d` shows) and
+    /// how many rows are cut. What runs (the command, the diff) stays next
+    /// to the choices: on a screen too small for it, the rules each
+    /// "always" keeps and the choices in words, the rows after what runs
+    /// are drawn compact (one row each, the choices by their keys) when
+    /// that shows what the whole form cuts of it; where the whole form
+    /// shows all of it, or the compact one shows no more, nothing changes
+    /// (a person choosing `p` reads the rule whole).
+    fn bounded(
+        &self,
+        req: &CanUseToolRequest,
+        expanded: bool,
+        (width, height): (usize, usize),
+        hint: &str,
+    ) -> (Fitted, String) {
+        use crate::cli::term::picker::screen_rows;
+        let (whole, _, parts) = self.screen(req, expanded, width, false);
+        let fitted = fit(&whole, width, height, hint, self.style, (2, 0));
+        let runs = &parts.runs;
+        // all of what runs is shown: kept at the top (the head, when the
+        // command is all in it) or in the tail
+        let shows_all = |f: &Fitted| runs.end <= f.top || f.from <= runs.start;
+        let shows_choices = fitted.from <= parts.choices;
+        if fitted.cut == 0 || runs.is_empty() || (shows_all(&fitted) && shows_choices) {
+            return (fitted, whole);
+        }
+        let (compact, _, small_parts) = self.screen(req, expanded, width, true);
+        let shortened = screen_rows(&whole, width).saturating_sub(screen_rows(&compact, width));
+        let compact_fit = |top| fit(&compact, width, height, hint, self.style, (top, shortened));
+        // a command the head shows whole keeps the head's rows, when they
+        // fit with the choices
+        let mut small = compact_fit(if runs.start == 1 { runs.end } else { 2 });
+        if small.from > small_parts.choices || !shows_all(&small) {
+            small = compact_fit(2);
+        }
+        let shows_none = fitted.from >= runs.end && fitted.top <= runs.start;
+        if shows_none || !shows_choices || shows_all(&small) {
+            (small, whole)
+        } else {
+            (fitted, whole)
+        }
     }
 }
 
@@ -432,7 +501,11 @@ type Body = Result<diff::Rendered, (String, Option<diff::Rendered>)>;
 /// long line wraps inside the box, under its label); `rendered` is the
 /// proposed change's diff, or why there is none and the raw input; `true`
 /// when the diff or the raw input was folded (`d` shows the rest:
-/// `expanded`).
+/// `expanded`), and where its parts are: the lines that show what runs
+/// (the diff, the command, the input; the head's, when it shows it
+/// whole), and the choices' first line. `compact`: every row after what runs (the reason,
+/// what each "always" allows) is one row, cut, and the choices are their
+/// keys ([`compact_choices`]), for a screen too small for them all.
 fn screen(
     req: &CanUseToolRequest,
     rendered: &Body,
@@ -440,8 +513,8 @@ fn screen(
     agent: Option<&str>,
     here: &Here,
     style: Style,
-    width: usize,
-) -> (String, bool) {
+    (width, compact): (usize, bool),
+) -> (String, bool, Parts) {
     let s = &style;
     // what the person says yes to is shown whole: a control sequence
     // is made visible, never removed with what it holds
@@ -470,6 +543,10 @@ fn screen(
         &format!("  {} ", s.yellow("┌")),
         &side,
     ));
+    // the line `out` is on
+    let at = |out: &String| out.matches('\n').count();
+    // a command the head shows whole runs in it
+    let mut runs = 1..at(&out);
     let mut folded = false;
     let (why, lines) = match rendered {
         Ok(r) => (None, Some(r)),
@@ -483,6 +560,7 @@ fn screen(
         }
     }
     if let Some(r) = lines {
+        runs = at(&out)..at(&out);
         // a long line of code wraps under the code, past the numbers
         let code = format!("{side}{:9}", "");
         for line in &r.lines {
@@ -499,8 +577,17 @@ fn screen(
             let more = format!("… {} more lines — d then Enter shows all", r.folded);
             out.push_str(&wrapped(&s.dim(&more), width, &side, &side));
         }
+        runs.end = at(&out);
     }
-    let mut detail = |label: &str, text: &str| {
+    let detail = |out: &mut String, label: &str, text: &str, one_row: bool| {
+        if one_row {
+            // its first words on one row, cut: `d` shows all of it
+            let text = text.lines().collect::<Vec<_>>().join(" ");
+            let row = format!("{side}{} {}", s.dim(label), clean(&text));
+            out.push_str(&crate::cli::term::wrap::fit_row(&row, width));
+            out.push('\n');
+            return;
+        }
         let under = format!("{side}{:8}", "");
         for (i, line) in text.lines().enumerate() {
             let label = if i == 0 { label } else { "" };
@@ -520,15 +607,17 @@ fn screen(
         // a file tool's description is the CLI's name for the file (its
         // path), not a reason: "why  checkout.py" read as one
         if !file_tool(&req.tool_name) {
-            detail("why", d);
+            detail(&mut out, "why", d, false);
         } else if !(cut && file_tool(&req.tool_name)) {
-            detail("file", d);
+            detail(&mut out, "file", d, compact && !runs.is_empty());
         }
     }
     // whatever the head line could not show, in full, before any choice
     match req.input.get("command").and_then(|v| v.as_str()) {
         Some(cmd) if req.tool_name == "Bash" && (cut || cmd.lines().count() > 1) => {
-            detail("command", cmd);
+            let from = at(&out);
+            detail(&mut out, "command", cmd, false);
+            runs = from..at(&out);
         }
         Some(_) if req.tool_name == "Bash" => {}
         // a file tool's text is the diff's or the raw input's (bounded,
@@ -538,41 +627,55 @@ fn screen(
                 .iter()
                 .find_map(|k| req.input.get(*k).and_then(|v| v.as_str()))
                 .unwrap_or("");
-            detail("file", path);
+            detail(&mut out, "file", path, false);
         }
         _ if cut => {
             let full = serde_json::to_string_pretty(&req.input).unwrap_or_default();
-            detail("input", &full);
+            let from = at(&out);
+            detail(&mut out, "input", &full, false);
+            runs = from..at(&out);
         }
         _ => {}
     }
+    // after what runs, compact: one row each
+    let one_row = compact && !runs.is_empty();
     if let Some(r) = req.reason() {
-        detail("reason", &r);
+        detail(&mut out, "reason", &r, one_row);
     }
     if let Some(p) = &req.blocked_path {
-        detail("path", p);
+        detail(&mut out, "path", p, one_row);
     }
     // what each "always" would allow, in full, before the person chooses
     let offer = Offer::of(req);
-    detail("a", &offer.session_words());
+    detail(&mut out, "a", &offer.session_words(), one_row);
     if offer.can_keep() {
-        detail(
-            "p / u",
-            &format!(
-                "{}, kept in this project / in every project",
-                offer.rules.join(", ")
-            ),
+        let kept = format!(
+            "{}, kept in this project / in every project",
+            offer.rules.join(", ")
         );
+        detail(&mut out, "p / u", &kept, one_row);
     }
     // the answer is typed after the last row
-    let end = wrap_exact(
-        &choices(s, &offer),
-        width,
-        &format!("  {} ", s.yellow("└")),
-        "    ",
-    );
+    let choices = if one_row {
+        compact_choices(s, &offer)
+    } else {
+        choices(s, &offer)
+    };
+    let choices_at = at(&out);
+    let end = wrap_exact(&choices, width, &format!("  {} ", s.yellow("└")), "    ");
     out.push_str(&end.join("\n"));
-    (out, folded)
+    let parts = Parts {
+        runs,
+        choices: choices_at,
+    };
+    (out, folded, parts)
+}
+
+/// Where the parts of a question are, by line: what runs, the choices.
+#[derive(Debug, Clone)]
+struct Parts {
+    runs: Range<usize>,
+    choices: usize,
 }
 
 /// The question as the chat draws it on a screen `height` rows tall,
@@ -581,23 +684,41 @@ fn screen(
 /// and its tail (what each choice allows, the choices, where the answer is
 /// typed) is always shown; a row in their place says how many rows are
 /// cut, and `hint`: that `d` then Enter shows them all (written once, to
-/// scroll back through), or that they were. So every redraw erases what it drew: a row that scrolled
-/// off the top of the screen cannot be erased, and a copy of it stayed in
-/// the scrollback at each resize. With the rows cut (0: it fits).
-fn fit(question: &str, width: usize, height: usize, hint: &str, style: Style) -> (String, usize) {
+/// scroll back through), or that they were. So every redraw erases what
+/// it drew: a row that scrolled off the top of the screen cannot be
+/// erased, and a copy of it stayed in the scrollback at each resize.
+/// `top` lines are kept at its top (the empty row and the head's first
+/// row: 2); `shortened`, rows already left out of it (a compact form of
+/// its rows, [`Frame::bounded`]), are counted with the cut and always
+/// said.
+fn fit(
+    question: &str,
+    width: usize,
+    height: usize,
+    hint: &str,
+    style: Style,
+    (top, shortened): (usize, usize),
+) -> Fitted {
     use crate::cli::term::wrap::{fit_row, terminal_rows};
     let budget = height.saturating_sub(1).max(1);
     let lines: Vec<&str> = question.split('\n').collect();
     let rows: Vec<usize> = lines.iter().map(|l| terminal_rows(l, width)).collect();
     let total: usize = rows.iter().sum();
-    if total <= budget {
-        return (question.to_owned(), 0);
+    if total <= budget && shortened == 0 {
+        let (top, from) = (lines.len(), lines.len());
+        return Fitted {
+            text: question.to_owned(),
+            cut: 0,
+            top,
+            from,
+        };
     }
-    // the empty row it begins with, and its head's first row, when there
-    // is room for them beside the marker and the choices
-    let head = if question.starts_with('\n') { 2 } else { 1 };
+    // the empty row it begins with, and its head's first row (or the
+    // `top` lines asked for), when there is room for them beside the
+    // marker and the choices
+    let head = top.min(lines.len());
     let head = if budget >= head + 2 { head } else { 0 };
-    let head_rows: usize = rows[..head.min(lines.len())].iter().sum();
+    let head_rows: usize = rows[..head].iter().sum();
     let room = budget.saturating_sub(head_rows + 1).max(1);
     // the tail, from the last row up, as much as fits
     let (mut tail, mut tail_rows) = (lines.len(), 0);
@@ -610,16 +731,38 @@ fn fit(question: &str, width: usize, height: usize, hint: &str, style: Style) ->
         let last = lines[lines.len() - 1];
         let cut = crate::cli::term::wrap::wrap_exact(last, width, "", "");
         let kept = cut[cut.len().saturating_sub(budget)..].join("\n");
-        return (kept, total.saturating_sub(budget));
+        let cut = total.saturating_sub(budget) + shortened;
+        let (top, from) = (0, lines.len() - 1);
+        return Fitted {
+            text: kept,
+            cut,
+            top,
+            from,
+        };
     }
-    let cut: usize = rows[head..tail].iter().sum();
+    let cut: usize = rows[head..tail].iter().sum::<usize>() + shortened;
     let side = format!("  {} ", style.yellow("│"));
     let more = format!("… {cut} more rows{hint}");
     let marker = fit_row(&format!("{side}{}", style.dim(&more)), width);
     let mut out: Vec<&str> = lines[..head].to_vec();
     out.push(&marker);
     out.extend(&lines[tail..]);
-    (out.join("\n"), cut)
+    Fitted {
+        text: out.join("\n"),
+        cut,
+        top: head,
+        from: tail,
+    }
+}
+
+/// A question bounded to the screen ([`fit`]): what is drawn, how many
+/// rows are cut, and which of its lines are: those before `top` are
+/// kept, then those from `from` on (all of them: both its line count).
+struct Fitted {
+    text: String,
+    cut: usize,
+    top: usize,
+    from: usize,
 }
 
 /// What the cut rows of a question bounded to the screen say ([`fit`]):
@@ -787,8 +930,17 @@ impl Approval {
 impl super::Kind for Approval {
     fn start(&mut self, at: &super::Screen) -> super::Step {
         let question = std::mem::take(&mut self.next);
-        let (write, cut) = fit(&question, at.width, at.height, SHOWS_ALL, at.style);
-        if cut > 0 && self.whole.is_none() {
+        let size = (at.width, at.height);
+        let (fitted, question) = match &self.frame {
+            Some(frame) => frame.bounded(&self.req, false, size, SHOWS_ALL),
+            None => {
+                let plain = (2, 0);
+                let fitted = fit(&question, at.width, at.height, SHOWS_ALL, at.style, plain);
+                (fitted, question)
+            }
+        };
+        let write = fitted.text;
+        if fitted.cut > 0 && self.whole.is_none() {
             // what the screen cannot hold is shown by `d`
             self.whole = Some(question);
             self.answer.can_expand = true;
@@ -809,7 +961,6 @@ impl super::Kind for Approval {
         if at.width == self.drawn_at && !self.lost {
             return String::new();
         }
-        let whole = frame.screen(&self.req, self.expanded, at.width).0;
         // bounded to the screen, beside what is drawn under it
         let under = crate::cli::term::picker::screen_rows(&self.under, at.width);
         let height = at.height.saturating_sub(under);
@@ -818,7 +969,9 @@ impl super::Kind for Approval {
         } else {
             SHOWS_ALL
         };
-        let (question, cut) = fit(&whole, at.width, height, hint, at.style);
+        let size = (at.width, height);
+        let (fitted, whole) = frame.bounded(&self.req, self.expanded, size, hint);
+        let (question, cut) = (fitted.text, fitted.cut);
         if cut > 0 && !self.expanded && self.whole.is_none() {
             self.whole = Some(whole);
             self.answer.can_expand = true;
