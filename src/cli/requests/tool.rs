@@ -840,9 +840,10 @@ pub struct Approval {
     /// erases before the question is drawn again.
     drawn: String,
     drawn_at: usize,
-    /// What was drawn under the question since (the question asked again
-    /// after a choice not offered): drawn again under it.
-    under: String,
+    /// The question asked again under it after a choice not offered:
+    /// what was typed, and why it is not offered. Drawn again under it
+    /// (once, however often it was asked again).
+    again: Option<(String, String)>,
     /// The whole diff is shown (`d`).
     expanded: bool,
     /// What is on the screen is no longer known (the chat was stopped and
@@ -863,7 +864,7 @@ impl Approval {
             frame: None,
             drawn: String::new(),
             drawn_at: 0,
-            under: String::new(),
+            again: None,
             expanded: false,
             lost: false,
         }
@@ -876,12 +877,25 @@ impl Approval {
         self
     }
 
-    /// Something more drawn under the question (not the typed answer).
-    fn drew(&mut self, text: &str, under: bool) {
-        self.drawn.push_str(text);
-        if under {
-            self.under.push_str(text);
+    /// What is drawn under the question at `at`'s size: the question
+    /// asked again, after what was typed. Its words and its choices each
+    /// wrap under their indent; where they would take more than a third
+    /// of the screen, the words are one row, cut, and the choices their
+    /// keys ([`compact_choices`]).
+    fn under(&self, at: &super::Screen) -> String {
+        let Some((typed, why)) = &self.again else {
+            return String::new();
+        };
+        let (s, width) = (&at.style, at.width);
+        let offer = self.answer.offer();
+        let mut rows = wrap_exact(&s.yellow(why), width, "  ", "  ");
+        rows.extend(wrap_exact(&choices(s, offer), width, "  ", "    "));
+        if rows.len() > at.height / 3 {
+            let why = crate::cli::term::wrap::fit_row(&format!("  {}", s.yellow(why)), width);
+            rows = vec![why];
+            rows.extend(wrap_exact(&compact_choices(s, offer), width, "  ", "    "));
         }
+        format!("{typed}\r\n{}", rows.join("\r\n"))
     }
 
     /// The answer's line written again from its first row after a
@@ -902,6 +916,52 @@ impl Approval {
         out.push_str("\x1b[J");
         out.push_str(line);
         out.push_str(self.answer.typed());
+        out
+    }
+
+    /// The question drawn again at `at`'s size, bounded to the screen
+    /// beside what is drawn under it ([`Approval::under`]), with what is
+    /// typed: the old one, and `typed` after it, erased from its first row
+    /// to the end of the screen (its rows counted at `now` columns).
+    fn redraw(&mut self, at: &super::Screen, now: usize, typed: &str) -> String {
+        let Some(frame) = &self.frame else {
+            return String::new();
+        };
+        let under = self.under(at);
+        let rows = crate::cli::term::picker::screen_rows;
+        // what was typed goes on the question's last row (a `p`, a `u`):
+        // the rows under it are the others
+        let below = rows(&under, at.width).saturating_sub(1);
+        let height = at.height.saturating_sub(below);
+        let hint = if self.expanded {
+            SHOWN_ABOVE
+        } else {
+            SHOWS_ALL
+        };
+        let size = (at.width, height);
+        let (fitted, whole) = frame.bounded(&self.req, self.expanded, size, hint);
+        let (question, cut) = (fitted.text, fitted.cut);
+        if cut > 0 && !self.expanded && self.whole.is_none() {
+            self.whole = Some(whole);
+            self.answer.can_expand = true;
+        }
+        let mut out = String::new();
+        if std::mem::take(&mut self.lost) {
+            out.push_str("\r\n");
+        } else {
+            let on_screen = format!("{}{typed}", self.drawn);
+            let rows = rows(&on_screen, now);
+            if rows > 1 {
+                out.push_str(&format!("\x1b[{}A", rows - 1));
+            }
+            out.push_str("\r\x1b[J");
+        }
+        let question = question.replace('\n', "\r\n");
+        out.push_str(&question);
+        out.push_str(&under);
+        out.push_str(self.answer.typed());
+        self.drawn = format!("{question}{under}");
+        self.drawn_at = at.width;
         out
     }
 
@@ -955,49 +1015,14 @@ impl super::Kind for Approval {
     /// rows as the terminal shows them now: re-wrapped to the new width,
     /// or as drawn at the old one on a terminal that cuts rows).
     fn resized(&mut self, at: &super::Screen) -> String {
-        let Some(frame) = &self.frame else {
-            return String::new();
-        };
-        if at.width == self.drawn_at && !self.lost {
+        if self.frame.is_none() || (at.width == self.drawn_at && !self.lost) {
             return String::new();
         }
-        // bounded to the screen, beside what is drawn under it
-        let under = crate::cli::term::picker::screen_rows(&self.under, at.width);
-        let height = at.height.saturating_sub(under);
-        let hint = if self.expanded {
-            SHOWN_ABOVE
-        } else {
-            SHOWS_ALL
-        };
-        let size = (at.width, height);
-        let (fitted, whole) = frame.bounded(&self.req, self.expanded, size, hint);
-        let (question, cut) = (fitted.text, fitted.cut);
-        if cut > 0 && !self.expanded && self.whole.is_none() {
-            self.whole = Some(whole);
-            self.answer.can_expand = true;
-        }
-        let typed = self.answer.typed();
-        let mut out = String::new();
-        if std::mem::take(&mut self.lost) {
-            out.push_str("\r\n");
-        } else {
-            // the rows it takes now: re-wrapped at the new width, or as
-            // they were drawn on a terminal that cuts them
-            let on_screen = format!("{}{typed}", self.drawn);
-            let now = if at.reflows { at.width } else { self.drawn_at };
-            let rows = crate::cli::term::picker::screen_rows(&on_screen, now);
-            if rows > 1 {
-                out.push_str(&format!("\x1b[{}A", rows - 1));
-            }
-            out.push_str("\r\x1b[J");
-        }
-        let question = question.replace('\n', "\r\n");
-        out.push_str(&question);
-        out.push_str(&self.under);
-        out.push_str(typed);
-        self.drawn = format!("{question}{}", self.under);
-        self.drawn_at = at.width;
-        out
+        // the rows it takes now: re-wrapped at the new width, or as they
+        // were drawn on a terminal that cuts them
+        let now = if at.reflows { at.width } else { self.drawn_at };
+        let typed = self.answer.typed().to_owned();
+        self.redraw(at, now, &typed)
     }
 
     fn screen_changed(&mut self, size: Option<(usize, usize)>) {
@@ -1021,7 +1046,6 @@ impl super::Kind for Approval {
             write: echo,
             done: None,
         };
-        let offer = self.answer.offer().clone();
         let (done, note) = match choice {
             None => return step,
             Some(ToolChoice::ShowWholeDiff) => {
@@ -1035,21 +1059,26 @@ impl super::Kind for Approval {
                     step.write.push_str(&all);
                     self.drawn = last_rows(&all, at.width, at.height.saturating_sub(1).max(1));
                     self.expanded = true;
-                    self.under.clear();
+                    self.again = None;
                 }
                 self.answer.reset(false);
                 return step;
             }
             Some(ToolChoice::NotOffered(why)) => {
-                let again = ask_again(&why, &offer, style);
-                let again = format!("\r\n{}", again.replace('\n', "\r\n"));
-                // what was typed stays, and so does the question again
-                // (drawn again under the question at a resize)
+                // the question asked again once under it, what was typed
+                // kept, and bounded with it to the screen: drawn again
+                // over the last time it was (each answer not offered added
+                // its rows, and the question outgrew the screen)
                 let typed = self.answer.typed().to_owned();
-                self.drew(&typed, true);
-                self.drew(&again, true);
-                step.write.push_str(&again);
                 self.answer.reset(self.whole.is_some());
+                self.again = Some((typed.clone(), why));
+                if self.frame.is_some() {
+                    step.write = self.redraw(at, at.width, &typed);
+                } else {
+                    let under = self.under(at);
+                    self.drawn.push_str(&under);
+                    step.write.push_str(&under[typed.len()..]);
+                }
                 return step;
             }
             Some(ToolChoice::Decided(d)) => self.decided(&d, style),

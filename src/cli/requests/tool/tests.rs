@@ -1277,3 +1277,76 @@ fn a_small_screen_keeps_the_command_next_to_compact_rules_and_choices() {
         }
     }
 }
+
+/// A choice that is not offered, answered again and again (`p` where the
+/// CLI suggested no rule): the question is asked again once under it,
+/// drawn again over the last time, and bounded with it to the screen, so
+/// nothing of it scrolls off, however often. Before, each answer added
+/// the reason and the choices again, and the question outgrew the screen:
+/// its head scrolled off, where no redraw could erase it.
+#[test]
+fn a_question_asked_again_and_again_stays_within_the_screen() {
+    use crate::cli::requests::{Input, Kind};
+    let r = req(
+        json!({"tool_name":"Bash","input":{"command":"cd src\nmake all"},
+        "description":"Build it"}),
+    );
+    for width in [40, 20] {
+        let at = crate::cli::requests::Screen {
+            style: Style::plain(),
+            width,
+            height: 12,
+            reflows: false,
+        };
+        let mut t = Kept::new(12, width as u16);
+        t.draw("above\n");
+        let mut a = plain_approval(&r, width);
+        t.draw(&a.start(&at).write);
+        for _ in 0..5 {
+            for code in [KeyCode::Char('p'), KeyCode::Enter] {
+                let k = KeyEvent::new(code, KeyModifiers::NONE);
+                t.draw(&a.input(Input::Key(k), &at).write);
+            }
+        }
+        let all = t.all();
+        let size = format!("{width} columns: {all:#?}");
+        assert!(t.gone.is_empty(), "nothing scrolled off: {size}");
+        assert_eq!(all.iter().filter(|r| *r == "above").count(), 1, "{size}");
+        assert_eq!(
+            all.iter().filter(|r| r.contains("┌ Bash")).count(),
+            1,
+            "{size}"
+        );
+        let said = all
+            .iter()
+            .filter(|r| r.contains("the CLI suggested"))
+            .count();
+        assert_eq!(said, 1, "asked again once: {size}");
+        assert!(all.iter().any(|r| r.contains("command cd src")), "{size}");
+        let last = all.iter().rposition(|r| !r.is_empty()).unwrap();
+        assert!(all[last].contains("Enter ›"), "{size}");
+        // and a resize after it leaves one copy
+        t.resize(width as u16 + 7);
+        let wider = crate::cli::requests::Screen {
+            width: width + 7,
+            ..at
+        };
+        t.draw(&a.resized(&wider));
+        let all = t.all();
+        assert!(t.gone.is_empty(), "{size}");
+        assert_eq!(
+            all.iter().filter(|r| r.contains("┌ Bash")).count(),
+            1,
+            "{all:#?}"
+        );
+        // the answer goes on where it is typed
+        for code in [KeyCode::Char('y'), KeyCode::Enter] {
+            let k = KeyEvent::new(code, KeyModifiers::NONE);
+            let step = a.input(Input::Key(k), &wider);
+            t.draw(&step.write);
+            if code == KeyCode::Enter {
+                assert!(step.done.is_some());
+            }
+        }
+    }
+}
