@@ -147,6 +147,9 @@ struct Session {
     entries: Vec<Value>,
     /// A word that occurs in one of its prompts (to search for).
     word: String,
+    /// What each prompt holds in [`with_media`]'s session (an image, a
+    /// document, a tool's result, a blank), in turn.
+    media: Vec<usize>,
 }
 
 const ID: &str = "5e55105e-0000-4000-8000-000000000001";
@@ -182,8 +185,9 @@ fn session() -> impl Strategy<Value = Session> {
         "[a-z]{4,10}",
         prop_oneof![Just("/work/p"), Just("/home/zoë/项目"), Just("/tmp/a b")],
         prop_oneof![Just("main"), Just("feature/ünï")],
+        proptest::collection::vec(0usize..5, 1..5),
     )
-        .prop_map(|(turns, word, cwd, branch)| {
+        .prop_map(|(turns, word, cwd, branch, media)| {
             let models = ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"];
             let mut entries = Vec::new();
             let mut parent = Value::Null;
@@ -222,8 +226,64 @@ fn session() -> impl Strategy<Value = Session> {
                 }));
                 parent = Value::String(a);
             }
-            Session { entries, word }
+            Session {
+                entries,
+                word,
+                media,
+            }
         })
+}
+
+/// `s` with no prompt to show: each prompt an image, a document, a tool's
+/// result holding an image, or a blank, some beside a field of the word
+/// `tool_result` (as [`Session::media`] says, in turn). The listing then
+/// labels it by its first image or document.
+fn with_media(s: &Session) -> Session {
+    let mut out = s.clone();
+    let users = out.entries.iter_mut().filter(|e| e["type"] == "user");
+    for (i, e) in users.enumerate() {
+        let source = json!({"type": "base64", "media_type": "image/png", "data": "iVBORw0K"});
+        let block = match s.media[i % s.media.len()] {
+            0 => json!({"type": "image", "source": source}),
+            1 => json!({"type": "image", "source": source, "name": "tool_result"}),
+            2 => json!({"type": "document", "title": "tool_result", "source": source}),
+            3 => json!({"type": "tool_result", "tool_use_id": "toolu_1",
+                "content": [{"type": "image", "source": source}]}),
+            _ => json!({"type": "text", "text": " "}),
+        };
+        e["message"]["content"] = json!([block]);
+    }
+    out
+}
+
+/// The label a full parse gives [`with_media`]'s session: the first
+/// user entry's content blocks, not a tool's result, with an image or a
+/// document; none: no label (and nothing to list the session by).
+fn media_by_full_parse(s: &Session) -> Option<&'static str> {
+    for e in s.entries.iter().filter(|e| e["type"] == "user") {
+        let types: Vec<&str> = e["message"]["content"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|b| b["type"].as_str())
+            .collect();
+        if types.contains(&"tool_result") {
+            continue;
+        }
+        if types.contains(&"image") {
+            return Some("Image");
+        }
+        if types.contains(&"document") {
+            return Some("Document");
+        }
+    }
+    None
+}
+
+/// The title the listing gives the one session of `d`, if it lists it.
+fn listed_title(d: &tempfile::TempDir) -> Option<String> {
+    let listing = Store::new(d.path()).list(&ListOptions::all()).unwrap();
+    listing.sessions.first().map(|s| s.title.clone())
 }
 
 /// A store holding `s` written in form `f`.
@@ -487,6 +547,12 @@ proptest! {
         prop_assert_eq!(conversation_of(&store_of(&s, KEYS)), chain.clone(), "conversation with escaped keys");
         for (f, d) in &forms {
             prop_assert_eq!(conversation_of(d), chain.clone(), "conversation in {:?}", f);
+        }
+        // the listing's "Image" / "Document" label, in every form
+        let media = with_media(&s);
+        let label = media_by_full_parse(&media).map(str::to_owned);
+        for f in FORMS {
+            prop_assert_eq!(listed_title(&store_of(&media, f)), label.clone(), "media in {:?}", f);
         }
         let compact_listing = listing_of(&forms[0].1);
         let first = first_prompt_by_full_parse(&s);

@@ -565,16 +565,40 @@ fn shown_text(t: &str) -> Option<String> {
     Some(c.to_owned())
 }
 
-/// `"Image"` or `"Document"` when the first such user line carries one, else `""`.
+/// `"Image"` or `"Document"` when the first user line that carries one
+/// carries one, else `""`: a full parse's answer, a content block's `type`
+/// as serde_json reads it. A line that is a tool's result (a block of type
+/// `tool_result`) or meta is passed over, and only such a line (the bytes
+/// `"tool_result"` in any field passed a line over). A line is parsed only
+/// when its bytes may name a media type (the word, or an escape).
 pub(crate) fn first_media_kind(head: &str) -> &'static str {
     for line in lines_with(head, USER, USER_SPACED) {
-        if has(line, "\"tool_result\"") || is_meta_line(line) {
+        if !(has(line, "image") || has(line, "document") || has(line, "\\u")) {
             continue;
         }
-        if has(line, "\"type\":\"image\"") || has(line, "\"type\": \"image\"") {
+        let entry = super::lines::entry_str(line);
+        let Ok(v) = crate::protocol::from_str_lenient::<Value>(entry) else {
+            continue;
+        };
+        if v.get("type").and_then(Value::as_str) != Some("user")
+            || v.get("isMeta") == Some(&Value::Bool(true))
+        {
+            continue;
+        }
+        let Some(Value::Array(blocks)) = v.get("message").and_then(|m| m.get("content")) else {
+            continue;
+        };
+        let types: Vec<&str> = blocks
+            .iter()
+            .filter_map(|b| b.get("type").and_then(Value::as_str))
+            .collect();
+        if types.contains(&"tool_result") {
+            continue;
+        }
+        if types.contains(&"image") {
             return "Image";
         }
-        if has(line, "\"type\":\"document\"") || has(line, "\"type\": \"document\"") {
+        if types.contains(&"document") {
             return "Document";
         }
     }
@@ -894,6 +918,26 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(first_real_prompt(&head).as_deref(), Some("tool_result"));
+    }
+
+    /// The listing's "Image" / "Document" label is a content block's type
+    /// as a full parse reads it: a line with an image and a field saying
+    /// `tool_result` is no tool's result (its bytes passed it over), a
+    /// tool's result holding an image is passed over, and a type written
+    /// with an escape is read.
+    #[test]
+    fn a_first_image_beside_the_word_tool_result_is_told() {
+        let image = r#"{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","data":"x","name":"tool_result"}}]}}"#;
+        let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","content":[{"type":"image"}]}]}}"#;
+        let document = r#"{"type":"user","message":{"content":[{"type":"document"}]}}"#;
+        assert_eq!(first_media_kind(&[image, document].join("\n")), "Image");
+        assert_eq!(first_media_kind(&[result, document].join("\n")), "Document");
+        let escaped = r#"{"type":"user","message":{"content":[{"type":"\u0069mage"}]}}"#;
+        assert_eq!(first_media_kind(escaped), "Image");
+        let meta = r#"{"type":"user","isMeta":true,"message":{"content":[{"type":"image"}]}}"#;
+        assert_eq!(first_media_kind(meta), "");
+        let text = r#"{"type":"user","message":{"content":"\"type\":\"image\""}}"#;
+        assert_eq!(first_media_kind(text), "");
     }
 
     #[test]
