@@ -813,7 +813,7 @@ impl Drawn {
         let bottom = (top + room).min(end.rows);
         let starts = row_starts(plain.width(), &text, width);
         // the rows the prompt takes alone (a prompt wider than the screen)
-        let prompt_rows = plain.width() / width.max(2);
+        let prompt_rows = plain.width() / width.max(1);
         let mut out = String::new();
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
@@ -821,7 +821,7 @@ impl Drawn {
         out.push_str("\r\x1b[J");
         let first = if top == 0 {
             out.push_str(shown);
-            if prompt_rows > 0 && plain.width() % width.max(2) == 0 {
+            if prompt_rows > 0 && plain.width() % width.max(1) == 0 {
                 // the prompt filled its last row: the line starts a row
                 out.push_str("\r\n");
             }
@@ -1163,6 +1163,49 @@ mod tests {
         let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
         assert_eq!(rows[1], "answer two", "{rows:#?}");
         assert_eq!(term.screen().cursor_position(), (2, 2));
+    }
+
+    /// On a terminal one column wide the prompt and the line are laid
+    /// out at one column, as the terminal shows them: each character on a
+    /// row of its own, the cursor where it is typed, and each key's drawing
+    /// starts where the last one did. They were laid out at two: the
+    /// prompt took a row more than counted, each row of the line lost its
+    /// first character, and each key's drawing began a row lower.
+    #[test]
+    fn at_one_column_the_line_is_drawn_at_one_column() {
+        let (w, h) = (1usize, 16usize);
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        term.process(b"x\r\n");
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        let mut d = Drawn::default();
+        let mut typed = String::new();
+        let rows = |term: &vt100::Parser| -> Vec<String> {
+            let rows = term.screen().rows(0, w as u16);
+            rows.map(|r| r.trim_end().to_owned()).collect()
+        };
+        for c in "abc".chars() {
+            typed.push(c);
+            line.start(&typed, "");
+            term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        }
+        let drawn = rows(&term);
+        assert_eq!(drawn[..7], ["x", "›", "", "a", "b", "c", ""], "{drawn:#?}");
+        assert!(drawn[7..].iter().all(String::is_empty), "{drawn:#?}");
+        assert_eq!(term.screen().cursor_position(), (6, 0));
+        // the cursor back to the line's start: on its first row
+        line.start("", &typed);
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        assert_eq!(rows(&term), drawn);
+        assert_eq!(term.screen().cursor_position(), (3, 0));
+        // and on to its end again: as drawn afresh
+        line.start(&typed, "");
+        term.process(tty(d.frame(&line, "› ", "› ", w, h)).as_bytes());
+        let mut fresh = vt100::Parser::new(h as u16, w as u16, 0);
+        fresh.process(b"x\r\n");
+        fresh.process(tty(Drawn::default().frame(&line, "› ", "› ", w, h)).as_bytes());
+        assert_eq!(rows(&term), rows(&fresh));
+        assert_eq!(term.screen().cursor_position(), (6, 0));
     }
 
     /// The history file is read as the person's data: a line that is not

@@ -806,9 +806,10 @@ pub struct Layout {
 /// Lay out `prompt` (its width in columns) then `line` at `cols` columns,
 /// the cursor at byte `pos`: wide characters take two columns and never
 /// split over two rows, a full row goes on on the next one, and a
-/// newline starts a row.
+/// newline starts a row. At one column (the least) each character takes
+/// a row of its own, a wide one too.
 pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
-    let cols = cols.max(2);
+    let cols = cols.max(1);
     let (mut row, mut col) = (prompt / cols, prompt % cols);
     let mut cursor = (row, col);
     for (i, c) in line.char_indices() {
@@ -821,7 +822,7 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
             continue;
         }
         let w = c.width().unwrap_or(0);
-        if col + w > cols {
+        if col + w > cols && col > 0 {
             row += 1;
             col = 0;
         }
@@ -844,7 +845,7 @@ pub fn layout(prompt: usize, line: &str, pos: usize, cols: usize) -> Layout {
 /// Where each row of [`layout`]'s starts in `line` (a byte offset; the
 /// rows the prompt alone takes start at 0), laid out as it lays it out.
 pub fn row_starts(prompt: usize, line: &str, cols: usize) -> Vec<usize> {
-    let cols = cols.max(2);
+    let cols = cols.max(1);
     let mut starts = vec![0; prompt / cols + 1];
     let mut col = prompt % cols;
     for (i, c) in line.char_indices() {
@@ -854,7 +855,7 @@ pub fn row_starts(prompt: usize, line: &str, cols: usize) -> Vec<usize> {
             continue;
         }
         let w = c.width().unwrap_or(0);
-        if col + w > cols {
+        if col + w > cols && col > 0 {
             starts.push(i);
             col = 0;
         }
