@@ -765,6 +765,21 @@ struct Fitted {
     from: usize,
 }
 
+/// The columns a question is drawn in on `at`: on a terminal that
+/// re-wraps its rows ([`super::Screen::reflows`]), one less than the
+/// screen's, so no row of it fills the screen's width: narrowed a column
+/// at a time (a window's edge dragged), the terminal re-wraps none of its
+/// rows, and a question bounded to the screen never grows past its top,
+/// where the rows the terminal pushes are out of any redraw's reach (a
+/// copy of them stayed in the scrollback at each narrowing).
+fn drawn_width(at: &super::Screen) -> usize {
+    if at.reflows {
+        at.width.saturating_sub(1).max(1)
+    } else {
+        at.width
+    }
+}
+
 /// What the cut rows of a question bounded to the screen say ([`fit`]):
 /// `d` shows them, or they were shown (written above).
 const SHOWS_ALL: &str = " — d then Enter shows all";
@@ -886,7 +901,7 @@ impl Approval {
         let Some((typed, why)) = &self.again else {
             return String::new();
         };
-        let (s, width) = (&at.style, at.width);
+        let (s, width) = (&at.style, drawn_width(at));
         let offer = self.answer.offer();
         let mut rows = wrap_exact(&s.yellow(why), width, "  ", "  ");
         rows.extend(wrap_exact(&choices(s, offer), width, "  ", "    "));
@@ -938,7 +953,7 @@ impl Approval {
         } else {
             SHOWS_ALL
         };
-        let size = (at.width, height);
+        let size = (drawn_width(at), height);
         let (fitted, whole) = frame.bounded(&self.req, self.expanded, size, hint);
         let (question, cut) = (fitted.text, fitted.cut);
         if cut > 0 && !self.expanded && self.whole.is_none() {
@@ -990,7 +1005,7 @@ impl Approval {
 impl super::Kind for Approval {
     fn start(&mut self, at: &super::Screen) -> super::Step {
         let question = std::mem::take(&mut self.next);
-        let size = (at.width, at.height);
+        let size = (drawn_width(at), at.height);
         let (fitted, question) = match &self.frame {
             Some(frame) => frame.bounded(&self.req, false, size, SHOWS_ALL),
             None => {

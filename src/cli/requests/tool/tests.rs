@@ -1350,3 +1350,50 @@ fn a_question_asked_again_and_again_stays_within_the_screen() {
         }
     }
 }
+
+/// A question bounded to the screen of a terminal that re-wraps its rows,
+/// narrowed a column at a time (a window's edge dragged): no row of it
+/// fills the screen's width, so the terminal re-wraps none, the question
+/// never grows past the screen's top, and each redraw erases all of it:
+/// no copy is left in the scrollback. Before, its rows as wide as the
+/// screen took two rows each once narrowed, and the rows pushed off the
+/// top (its head) stayed in the scrollback at each narrowing.
+#[test]
+fn narrowing_a_terminal_that_re_wraps_leaves_no_copy_of_a_bounded_question() {
+    use crate::cli::requests::Kind;
+    let r = req(json!({"tool_name":"Bash",
+        "input":{"command": "cd src\nrm -rf build\nmake all", "description": "Rebuild"},
+        "description": "Rebuild",
+        "permission_suggestions":[{"type":"addRules","behavior":"allow","destination":"localSettings",
+            "rules":[{"toolName":"Bash","ruleContent":"make:*"}]}]}));
+    for (width, height) in [(20usize, 16usize), (30, 12), (40, 10)] {
+        let at = |width| crate::cli::requests::Screen {
+            style: Style::plain(),
+            width,
+            height,
+            reflows: true,
+        };
+        let mut t = Kept::new(height as u16, width as u16);
+        t.draw("above\n");
+        let mut a = plain_approval(&r, width);
+        let first = a.start(&at(width)).write;
+        assert!(first.contains("more rows"), "bounded: {first}");
+        t.draw(&first);
+        for w in (width - 4..width).rev() {
+            // the terminal re-wraps what it holds at one column less: each
+            // row (none was wrapped by the terminal) again, narrower
+            let rows = t.all();
+            let last = rows.iter().rposition(|r| !r.is_empty()).unwrap();
+            let mut narrow = Kept::new(height as u16, w as u16);
+            narrow.draw(&rows[..=last].join("\n"));
+            narrow.draw(&a.resized(&at(w)));
+            let all = narrow.all();
+            let size = format!("{width} to {w} columns: {all:#?}");
+            let heads = all.iter().filter(|r| r.contains("┌ Bash")).count();
+            assert_eq!(heads, 1, "{size}");
+            assert_eq!(all.iter().filter(|r| r.contains('└')).count(), 1, "{size}");
+            assert_eq!(all.iter().filter(|r| *r == "above").count(), 1, "{size}");
+            t = narrow;
+        }
+    }
+}
