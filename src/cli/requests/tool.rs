@@ -588,6 +588,22 @@ fn screen(
             out.push('\n');
             return;
         }
+        if width < 4 + 8 + 8 {
+            // too narrow for the label's column beside 8 columns of text
+            // (its rows would be wider than the screen, wrapped to its
+            // first column): the label on a row of its own, the text under
+            // the side alone
+            let row = format!("{side}{}", s.dim(label));
+            out.push_str(&crate::cli::term::wrap::fit_row(&row, width));
+            out.push('\n');
+            for line in text.lines() {
+                for row in wrap_exact(&clean(line), width, &side, &side) {
+                    out.push_str(&row);
+                    out.push('\n');
+                }
+            }
+            return;
+        }
         let under = format!("{side}{:8}", "");
         for (i, line) in text.lines().enumerate() {
             let label = if i == 0 { label } else { "" };

@@ -1378,6 +1378,11 @@ fn narrowing_a_terminal_that_re_wraps_leaves_no_copy_of_a_bounded_question() {
         let mut a = plain_approval(&r, width);
         let first = a.start(&at(width)).write;
         assert!(first.contains("more rows"), "bounded: {first}");
+        // no row as wide as the screen, nor wrapped by the terminal
+        for row in first.lines() {
+            let columns = crate::cli::term::wrap::visible_width(row);
+            assert!(columns < width, "{row:?}: {first}");
+        }
         t.draw(&first);
         for w in (width - 4..width).rev() {
             // the terminal re-wraps what it holds at one column less: each
