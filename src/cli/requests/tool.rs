@@ -503,9 +503,10 @@ type Body = Result<diff::Rendered, (String, Option<diff::Rendered>)>;
 /// when the diff or the raw input was folded (`d` shows the rest:
 /// `expanded`), and where its parts are: the lines that show what runs
 /// (the diff, the command, the input; the head's, when it shows it
-/// whole), and the choices' first line. `compact`: every row after what runs (the reason,
-/// what each "always" allows) is one row, cut, and the choices are their
-/// keys ([`compact_choices`]), for a screen too small for them all.
+/// whole), and the choices' first line. `compact`: every row after what
+/// runs (the reason, what each "always" allows) is one row, cut, and the
+/// choices are their keys ([`compact_choices`]), for a screen too small
+/// for them all.
 fn screen(
     req: &CanUseToolRequest,
     rendered: &Body,
