@@ -809,7 +809,7 @@ impl super::Kind for Approval {
         if at.width == self.drawn_at && !self.lost {
             return String::new();
         }
-        let whole = frame.screen(&self.req, self.expanded, at.width).0;
+        let (whole, folded) = frame.screen(&self.req, self.expanded, at.width);
         // bounded to the screen, beside what is drawn under it
         let under = crate::cli::term::picker::screen_rows(&self.under, at.width);
         let height = at.height.saturating_sub(under);
@@ -819,8 +819,15 @@ impl super::Kind for Approval {
             SHOWS_ALL
         };
         let (question, cut) = fit(&whole, at.width, height, hint, at.style);
-        if cut > 0 && !self.expanded && self.whole.is_none() {
-            self.whole = Some(whole);
+        if !self.expanded && (cut > 0 || self.whole.is_some()) {
+            // what `d` shows, at the width drawn now (kept at the old
+            // one, its rows wrapped to the first column on a narrower
+            // terminal): the whole diff, or the whole question
+            self.whole = Some(if folded {
+                frame.screen(&self.req, true, at.width).0
+            } else {
+                whole
+            });
             self.answer.can_expand = true;
         }
         let typed = self.answer.typed();

@@ -1193,3 +1193,40 @@ fn a_bounded_question_cuts_the_model_s_words_before_the_command() {
     let cmd_at = whole.find("command row 0").unwrap();
     assert!(why_at < cmd_at, "{whole}");
 }
+
+/// `d` then Enter after a resize shows the whole question at the width the
+/// terminal has now, as a resize draws it: the whole was kept as drawn at
+/// the width the question opened at (80 columns), and written so on a
+/// terminal made 40 wide its rows wrapped to the first column, the box's
+/// side and the labels' indent broken through the command.
+#[test]
+fn d_after_a_resize_shows_the_whole_at_the_new_width() {
+    use crate::cli::requests::{Input, Kind};
+    let cmd: String = (0..40)
+        .map(|i| format!("echo row {i} of a long script that is near seventy columns wide"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let r = req(json!({"tool_name":"Bash", "input":{"command": cmd}}));
+    let at = |width| crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 20,
+        reflows: false,
+    };
+    for opened in [80, 100] {
+        let mut a = plain_approval(&r, opened);
+        let first = a.start(&at(opened)).write;
+        assert!(first.contains("d then Enter shows all"), "{first}");
+        assert!(!a.resized(&at(40)).is_empty());
+        let mut all = String::new();
+        for code in [KeyCode::Char('d'), KeyCode::Enter] {
+            let k = KeyEvent::new(code, KeyModifiers::NONE);
+            all.push_str(&a.input(Input::Key(k), &at(40)).write);
+        }
+        assert!(all.contains("row 39"), "{all}");
+        for line in all.split("\r\n").flat_map(|l| l.split('\n')) {
+            let w = crate::cli::term::wrap::visible_width(line);
+            assert!(w <= 40, "{w} columns on a terminal of 40: {line:?}");
+        }
+    }
+}
