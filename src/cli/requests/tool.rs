@@ -898,8 +898,12 @@ impl super::Kind for Approval {
                 let again = ask_again(&why, &offer, style);
                 let again = format!("\r\n{}", again.replace('\n', "\r\n"));
                 // what was typed stays, and so does the question again
-                // (drawn again under the question at a resize)
+                // (drawn again under the question at a resize): the last
+                // one only, so a resize's redraw stays within the screen
+                // however often it was asked again (each one kept, past a
+                // screen of them the question itself was not drawn)
                 let typed = self.answer.typed().to_owned();
+                self.under.clear();
                 self.drew(&typed, true);
                 self.drew(&again, true);
                 step.write.push_str(&again);

@@ -1230,3 +1230,53 @@ fn d_after_a_resize_shows_the_whole_at_the_new_width() {
         }
     }
 }
+
+/// A choice that is not offered, answered again and again (`p` with no
+/// rule to keep) on a screen 12 rows tall, then resizes: each resize
+/// erases all it drew and leaves no copy of the question in the
+/// scrollback. Every answer not offered was kept under the question and
+/// drawn again whole at each resize: past a screen of them the question's
+/// head scrolled off, and a copy of it was left at each resize.
+#[test]
+fn answers_not_offered_again_and_again_leave_no_copy_at_a_resize() {
+    use crate::cli::requests::{Input, Kind};
+    let r = req(json!({"tool_name":"Bash", "input":{"command": "ls -la"}}));
+    let mut a = plain_approval(&r, 60);
+    let at = |width| crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 12,
+        reflows: false,
+    };
+    let mut t = Kept::new(12, 60);
+    t.draw(&a.start(&at(60)).write);
+    for _ in 0..10 {
+        for code in [KeyCode::Char('p'), KeyCode::Enter] {
+            let k = KeyEvent::new(code, KeyModifiers::NONE);
+            t.draw(&a.input(Input::Key(k), &at(60)).write);
+        }
+    }
+    let heads = |t: &mut Kept| t.all().iter().filter(|r| r.contains("┌ Bash")).count();
+    let before = heads(&mut t);
+    for w in [50, 60, 40, 70] {
+        t.resize(w as u16);
+        t.draw(&a.resized(&at(w)));
+        // the one redrawn, what is asked on screen: its head had scrolled
+        // off before the first resize, a copy no resize can reach
+        assert_eq!(heads(&mut t), before + 1, "{:#?}", t.all());
+        let screen: Vec<String> =
+            t.p.screen()
+                .rows(0, w as u16)
+                .map(|r| r.trim_end().to_owned())
+                .collect();
+        assert!(
+            screen.iter().any(|r| r.contains("┌ Bash  ls -la")),
+            "{screen:#?}"
+        );
+        let again = screen
+            .iter()
+            .filter(|r| r.contains("suggested no rule for"))
+            .count();
+        assert_eq!(again, 1, "the last one asked again: {screen:#?}");
+    }
+}
