@@ -217,6 +217,7 @@ impl Command {
                     None,
                     &args.args,
                     &cwd,
+                    None,
                 ))
             }
             Command::Chat => {
@@ -249,6 +250,8 @@ impl Command {
                     auto_archive(&config, sessions.config_dir.clone());
                 }
                 let color = flags.color_choice();
+                // where the session is found: the CLI that resumes it reads it
+                let config_dir = sessions.config_dir.clone();
                 let outcome = on_runtime(Threads::One, |rt| {
                     rt.block_on(super::commands::sessions::run(sessions, color))
                 })?;
@@ -261,6 +264,7 @@ impl Command {
                             Some(&id),
                             &[],
                             &cwd,
+                            config_dir.as_deref(),
                         ))
                     }
                     SessionsOutcome::Resume {
@@ -268,6 +272,21 @@ impl Command {
                         cwd,
                         tui: false,
                     } => {
+                        // the chat's CLI reads the configuration folder
+                        // the chat reads (its settings, trust, sessions):
+                        // one named elsewhere would not have the session
+                        if let Some(dir) = config_dir.as_deref() {
+                            let same = |d: &std::path::Path| std::fs::canonicalize(d).ok();
+                            let default = claudio::store::default_config_dir()?;
+                            if same(dir).is_none() || same(dir) != same(&default) {
+                                return Err(super::common::exit::usage_error!(
+                                    "--config-dir: the chat's CLI reads its sessions from {}, not {}: resume with CLAUDE_CONFIG_DIR={} claudio sessions resume {id} (or --tui, which gives the claude TUI that folder)",
+                                    default.display(),
+                                    dir.display(),
+                                    dir.display()
+                                ));
+                            }
+                        }
                         flags.resume = Some(id);
                         flags.continue_session = false;
                         flags.cwd = Some(cwd);

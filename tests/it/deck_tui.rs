@@ -859,3 +859,88 @@ fn claudio_tui_with_no_terminal_is_a_usage_error() {
         stderr(&o)
     );
 }
+
+/// `claudio sessions --config-dir DIR resume ID --tui`: the session was
+/// found in DIR, so the claude TUI is given DIR as its configuration
+/// folder (`CLAUDE_CONFIG_DIR`, whole though it was given relative, the
+/// TUI starting in the session's folder). Before, the TUI read its
+/// default folder and said "No conversation found with session ID".
+#[test]
+fn a_tui_resumed_from_another_config_dir_is_given_that_folder() {
+    let home = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(home.path()).unwrap();
+    let (config, work) = (base.join("other-config"), base.join("work"));
+    std::fs::create_dir_all(config.join("projects/p")).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let id = "eeeeeeee-5555-4555-8555-555555555555";
+    let line = serde_json::json!({"type":"user","uuid":"u1","parentUuid":null,
+        "cwd": work, "sessionId": id, "message":{"role":"user","content":"hi"}});
+    std::fs::write(
+        config.join(format!("projects/p/{id}.jsonl")),
+        format!("{line}\n"),
+    )
+    .unwrap();
+    // a claude that writes what it was given, then ends
+    let said = base.join("said");
+    let cli = base.join("claude");
+    std::fs::write(
+        &cli,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$CLAUDE_CONFIG_DIR\" \"$PWD\" \"$@\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\n",
+            said.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.args([
+        "sessions",
+        "--config-dir",
+        "other-config",
+        "resume",
+        &id[..8],
+        "--tui",
+    ])
+    .current_dir(&base)
+    .env("CLAUDIO_CLI", &cli)
+    .env("HOME", &base)
+    .env("CLAUDE_CONFIG_DIR", base.join(".claude"))
+    .env("XDG_CONFIG_HOME", base.join(".config"))
+    .env("CLAUDIO_ARCHIVE_DIR", base.join("archive"))
+    .env("XDG_RUNTIME_DIR", base.join("run"))
+    .env_remove("CLAUDIO_CONFIG");
+    let mut t = Term::spawn(c);
+    assert_eq!(t.wait(60).code(), Some(0), "{}", t.contents());
+    let said = std::fs::read_to_string(&said).expect("the TUI was started");
+    let said: Vec<&str> = said.lines().collect();
+    assert_eq!(said[0], config.to_str().unwrap(), "{said:?}");
+    assert_eq!(said[1], work.to_str().unwrap(), "{said:?}");
+    assert_eq!(said[2..4], ["--resume", id], "{said:?}");
+    // claudio's own chat reads the default folder (its settings, trust):
+    // a usage error that says how, never a chat whose CLI cannot find it
+    let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+    c.args([
+        "sessions",
+        "--config-dir",
+        "other-config",
+        "resume",
+        &id[..8],
+    ])
+    .current_dir(&base)
+    .env("CLAUDIO_CLI", &cli)
+    .env("HOME", &base)
+    .env("CLAUDE_CONFIG_DIR", base.join(".claude"))
+    .env("XDG_CONFIG_HOME", base.join(".config"))
+    .env("CLAUDIO_ARCHIVE_DIR", base.join("archive"))
+    .env_remove("CLAUDIO_CONFIG");
+    std::fs::remove_file(base.join("said")).unwrap();
+    let o = run(c, None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resume with CLAUDE_CONFIG_DIR="),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!base.join("said").exists(), "nothing started");
+}

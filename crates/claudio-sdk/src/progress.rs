@@ -508,8 +508,11 @@ impl Running {
 /// `assistant` line for it follows.
 #[derive(Debug, Clone, Default)]
 struct Dedup {
-    /// API message ids whose stream was seen (`message_start`).
-    ids: HashSet<String>,
+    /// API message ids whose stream was seen (`message_start`), each held
+    /// as its 64-bit hash (keyed at random), as [`ApiCalls`] holds them:
+    /// 8 bytes a response however long the CLI made its id.
+    ids: HashSet<u64>,
+    keys: std::hash::RandomState,
     /// Deltas arrived since the last `assistant` line (covers streams that
     /// carry no `message_start`).
     pending: bool,
@@ -527,7 +530,8 @@ impl Dedup {
         match &e.event {
             StreamEvent::MessageStart { message } => {
                 if let Some(id) = typed::<StartedMessage>(message).and_then(|m| m.id) {
-                    self.ids.insert(id);
+                    self.ids
+                        .insert(std::hash::BuildHasher::hash_one(&self.keys, id));
                 }
             }
             _ if e.text_delta().is_some() || e.thinking_delta().is_some() => self.pending = true,
@@ -537,11 +541,10 @@ impl Dedup {
 
     fn streamed(&mut self, a: &AssistantMessage) -> bool {
         let seen = std::mem::take(&mut self.pending);
-        seen || a
-            .message
-            .id
-            .as_ref()
-            .is_some_and(|id| self.ids.contains(id))
+        seen || a.message.id.as_ref().is_some_and(|id| {
+            let id = std::hash::BuildHasher::hash_one(&self.keys, id.as_str());
+            self.ids.contains(&id)
+        })
     }
 }
 

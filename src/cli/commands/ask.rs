@@ -9,7 +9,9 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::spinner::Spinner;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::first_line;
-use crate::cli::turn::events::{Happened, Signal, Signals, Source, Wait, HELD_MAX};
+use crate::cli::turn::events::{
+    held_bytes, Happened, Signal, Signals, Source, Wait, HELD_BYTES, HELD_MAX,
+};
 use crate::cli::turn::interrupt::Press;
 use crate::cli::turn::reading::Reading;
 use crate::cli::turn::{After, TurnWatch};
@@ -233,6 +235,8 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // meanwhile: taken in order once it is answered
     let mut asking: Option<Asked> = None;
     let mut held: VecDeque<Happened<PermissionResult>> = VecDeque::new();
+    // the bytes of the lines held (bounded too: [`HELD_BYTES`])
+    let mut held_size = 0usize;
     // notices, as the chat sends them: a request asked on the terminal,
     // an answer that took long (the bell and OSC go to the terminal the
     // person answers on, stderr; never into the answer on stdout)
@@ -242,11 +246,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
 
     loop {
         let next = match asking {
-            None => held.pop_front(),
+            None => held.pop_front().inspect(|h| held_size -= held_bytes(h)),
             Some(_) => None,
         };
         // no more is read past the bound while someone is asked
-        let read = asking.is_none() || held.len() < HELD_MAX;
+        let full = held.len() >= HELD_MAX || held_size >= HELD_BYTES;
+        let read = asking.is_none() || !full;
         // Flush only when nothing else is waiting: one write per burst.
         let next = match next.or_else(|| read.then(|| source.ready()).flatten()) {
             Some(n) => n,
@@ -257,7 +262,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
                 let wait = Wait {
                     // the settle time does not run out while someone decides
                     due: asking.is_none().then(|| turn.deadline()).flatten(),
-                    hold: held.len() >= HELD_MAX,
+                    hold: full,
                     ..Wait::default()
                 };
                 let answer = async {
@@ -282,6 +287,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             | Happened::Closed)
                 if asking.is_some() =>
             {
+                held_size += held_bytes(&n);
                 held.push_back(n);
                 continue;
             }

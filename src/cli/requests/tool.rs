@@ -973,8 +973,16 @@ impl Approval {
         let size = (drawn_width(at), height);
         let (fitted, whole) = frame.bounded(&self.req, self.expanded, size, hint);
         let (question, cut) = (fitted.text, fitted.cut);
-        if cut > 0 && !self.expanded && self.whole.is_none() {
-            self.whole = Some(whole);
+        if !self.expanded && (cut > 0 || self.whole.is_some()) {
+            // what `d` shows, at the width drawn now (kept at the old
+            // one, its rows wrapped to the first column on a narrower
+            // terminal): the whole diff, or the whole question
+            let (_, folded, _) = frame.screen(&self.req, false, size.0, false);
+            self.whole = Some(if folded {
+                frame.screen(&self.req, true, size.0, false).0
+            } else {
+                whole
+            });
             self.answer.can_expand = true;
         }
         let mut out = String::new();

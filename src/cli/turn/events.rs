@@ -18,11 +18,25 @@ use tokio::signal::unix::{signal, SignalKind};
 const INTERRUPT_WAIT: Duration = Duration::from_secs(10);
 
 /// The most events a front end reads and holds while someone is asked
-/// (`ask`'s question, the chat's dialog); past it, it reads nothing more
-/// from the CLI until the answer ([`Wait::hold`]): the CLI waits, as it
-/// does on the library's queue. A bound in events, not bytes: what comes
-/// while a dialog is open is a sub-agent's progress, small lines.
+/// (`ask`'s question, the chat's dialog); past it, or past [`HELD_BYTES`],
+/// it reads nothing more from the CLI until the answer ([`Wait::hold`]):
+/// the CLI waits, as it does on the library's queue.
 pub const HELD_MAX: usize = 1024;
+
+/// The most bytes of the CLI's lines a front end holds while someone is
+/// asked (the line that passes it is held whole), as the library's own
+/// queue is bounded: what comes while a dialog is open is mostly a
+/// sub-agent's progress, small lines, but a line may be 256 MiB (an
+/// image, a file read), and 1,024 of them were held.
+pub const HELD_BYTES: usize = 8 * 1024 * 1024;
+
+/// The bytes `h` holds: a message's line, as the CLI wrote it.
+pub fn held_bytes<X>(h: &Happened<X>) -> usize {
+    match h {
+        Happened::Message(m) => m.raw.len(),
+        _ => 0,
+    }
+}
 
 /// A signal, as an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

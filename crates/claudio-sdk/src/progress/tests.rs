@@ -443,6 +443,28 @@ fn api_calls_hold_no_id_whole() {
     assert_eq!(p.api_calls(), 64);
 }
 
+/// The main agent's streamed responses with huge ids, in one turn: what
+/// the whole reading holds does not grow with the ids' length (the text
+/// dedup beside the count held each `message_start` id whole: 64 of
+/// 256 KiB held 16 MiB until the turn's end); the whole line after its
+/// stream is still known as streamed, and one never streamed is not.
+#[test]
+fn a_turn_s_streamed_ids_are_not_held_whole() {
+    let mut p = Progress::default();
+    let long = "x".repeat(256 * 1024);
+    for n in 0..64 {
+        let id = format!("{n}{long}");
+        p.observe(&msg(json!({"type":"stream_event","session_id":"s",
+            "event":{"type":"message_start","message":{"id":id}}})));
+    }
+    let held = format!("{p:?}").len();
+    assert!(held < 64 * 1024, "{held} bytes held for 64 responses");
+    p.observe(&msg(assistant(&format!("7{long}"), None, json!([]))));
+    assert!(p.already_streamed(), "a streamed response given whole");
+    p.observe(&msg(assistant(&format!("64{long}"), None, json!([]))));
+    assert!(!p.already_streamed(), "a response never streamed");
+}
+
 /// A sub-agent's response whose stream began before the main turn's
 /// result and whose whole message came after it (a background agent goes
 /// on after the turn) is one call, counted in the turn that saw it begin:

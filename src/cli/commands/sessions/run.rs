@@ -78,6 +78,15 @@ pub(super) fn run_with(args: SessionsCommand, io: &mut Io) -> anyhow::Result<Ses
 fn resume(store: &Store, id: &str, tui: bool, io: &mut Io) -> anyhow::Result<SessionsOutcome> {
     // the CLI deleted it: back into the store first, so it can resume
     let t = crate::cli::common::archive::resume_target(store, id, &mut |msg| io.warn(msg))?;
+    // the CLI records where it ran whole; a relative folder (a transcript
+    // written elsewhere) would be taken from wherever this is run
+    if !t.cwd.is_absolute() {
+        anyhow::bail!(
+            "cannot resume {}: its recorded working directory {} is not an absolute path",
+            t.id,
+            t.cwd.display()
+        );
+    }
     if !t.cwd.is_dir() {
         anyhow::bail!(
             "cannot resume {}: its working directory {} no longer exists",
@@ -255,5 +264,28 @@ mod tests {
         );
         let e = r.outcome.unwrap_err().to_string();
         assert!(e.contains("/work/proj no longer exists"), "{e}");
+    }
+
+    /// A transcript whose recorded folder is relative (the CLI writes it
+    /// whole) is not resumed in a folder of that name under wherever
+    /// claudio runs: `.` was this process's own folder, the chat or the
+    /// claude TUI started there.
+    #[test]
+    fn resume_refuses_a_relative_recorded_directory() {
+        let d = store();
+        let folder = d.path().join("projects/x");
+        std::fs::create_dir_all(&folder).unwrap();
+        for (n, cwd) in [".", "projects", "x/../.."].iter().enumerate() {
+            let id = format!("dddddddd-3333-4333-8333-33333333333{n}");
+            let line = json!({"type":"user","uuid":"u","parentUuid":null,"cwd":cwd,"message":{"content":"hi"}});
+            std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+            let r = run_args(
+                &["--config-dir", &cfg(&d), "resume", &id, "--tui"],
+                "/nonexistent".as_ref(),
+                d.path(),
+            );
+            let e = r.outcome.unwrap_err().to_string();
+            assert!(e.contains("is not an absolute path"), "{cwd}: {e}");
+        }
     }
 }

@@ -63,30 +63,38 @@ fn gives_settings(given: &[OsString]) -> bool {
         .any(|a| a == "--settings" || a.as_encoded_bytes().starts_with(b"--settings="))
 }
 
-/// The TUI's command: `cli` with [`args`], in `cwd`. The hook must act
-/// for it: the mark a claudio chat gives its CLI (whose requests it
-/// publishes itself) is not passed on, even when this claudio runs
+/// The TUI's command: `cli` with [`args`], in `cwd`; with `config_dir`
+/// (`sessions --config-dir`, absolute), the CLI reads that configuration
+/// folder (`CLAUDE_CONFIG_DIR`), where the session was found. The hook
+/// must act for it: the mark a claudio chat gives its CLI (whose requests
+/// it publishes itself) is not passed on, even when this claudio runs
 /// under such a chat.
-pub fn command(cli: &Path, cwd: &Path, args: Vec<OsString>) -> Command {
+pub fn command(cli: &Path, cwd: &Path, config_dir: Option<&Path>, args: Vec<OsString>) -> Command {
     let mut c = Command::new(cli);
     c.args(args)
         .current_dir(cwd)
         .env_remove(PUBLISHED_BY_CLAUDIO);
+    if let Some(dir) = config_dir {
+        c.env("CLAUDE_CONFIG_DIR", dir);
+    }
     c
 }
 
 /// Start the claude TUI in `cwd`, in place of this process: on session
 /// `resume`, or a new one, with the person's arguments `given` (see
-/// [`args`]). `what` names the command in the error when there is no
-/// terminal. Returns only when it could not be started, with the reason.
+/// [`args`]); `config_dir`: the configuration folder the session was
+/// found in (`sessions --config-dir`), the CLI's too. `what` names the
+/// command in the error when there is no terminal. Returns only when it
+/// could not be started, with the reason.
 pub fn exec(
     cli_path: Option<&Path>,
     what: &str,
     resume: Option<&str>,
     given: &[OsString],
     cwd: &Path,
+    config_dir: Option<&Path>,
 ) -> anyhow::Error {
-    match try_exec(cli_path, what, resume, given, cwd) {
+    match try_exec(cli_path, what, resume, given, cwd, config_dir) {
         Err(e) => e,
     }
 }
@@ -97,6 +105,7 @@ fn try_exec(
     resume: Option<&str>,
     given: &[OsString],
     cwd: &Path,
+    config_dir: Option<&Path>,
 ) -> anyhow::Result<std::convert::Infallible> {
     use std::io::IsTerminal;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -106,9 +115,15 @@ fn try_exec(
     }
     let cli = claudio::transport::find_cli(cli_path)?;
     let exe = std::env::current_exe()?;
-    let config_dir = claudio::store::default_config_dir()?;
+    // a relative folder is this process's: the TUI starts in another
+    let given_dir = config_dir.map(std::path::absolute).transpose()?;
+    let config_dir = match &given_dir {
+        Some(d) => d.clone(),
+        None => claudio::store::default_config_dir()?,
+    };
     let installed = hook_installed(&config_dir, cwd);
-    let mut c = command(&cli, cwd, args(resume, given, &exe, installed)?);
+    let args = args(resume, given, &exe, installed)?;
+    let mut c = command(&cli, cwd, given_dir.as_deref(), args);
     use std::io::Write;
     let _ = std::io::stdout().flush();
     use std::os::unix::process::CommandExt;
@@ -203,6 +218,7 @@ mod tests {
         let c = command(
             Path::new("/bin/claude"),
             cwd.path(),
+            None,
             args(Some(ID), &[], Path::new("/c/claudio"), false).unwrap(),
         );
         assert_eq!(c.get_program(), "/bin/claude");

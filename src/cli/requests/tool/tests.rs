@@ -1402,3 +1402,90 @@ fn narrowing_a_terminal_that_re_wraps_leaves_no_copy_of_a_bounded_question() {
         }
     }
 }
+
+/// `d` then Enter after a resize shows the whole question at the width the
+/// terminal has now, as a resize draws it: the whole was kept as drawn at
+/// the width the question opened at (80 columns), and written so on a
+/// terminal made 40 wide its rows wrapped to the first column, the box's
+/// side and the labels' indent broken through the command.
+#[test]
+fn d_after_a_resize_shows_the_whole_at_the_new_width() {
+    use crate::cli::requests::{Input, Kind};
+    let cmd: String = (0..40)
+        .map(|i| format!("echo row {i} of a long script that is near seventy columns wide"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let r = req(json!({"tool_name":"Bash", "input":{"command": cmd}}));
+    let at = |width| crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 20,
+        reflows: false,
+    };
+    for opened in [80, 100] {
+        let mut a = plain_approval(&r, opened);
+        let first = a.start(&at(opened)).write;
+        assert!(first.contains("d then Enter shows all"), "{first}");
+        assert!(!a.resized(&at(40)).is_empty());
+        let mut all = String::new();
+        for code in [KeyCode::Char('d'), KeyCode::Enter] {
+            let k = KeyEvent::new(code, KeyModifiers::NONE);
+            all.push_str(&a.input(Input::Key(k), &at(40)).write);
+        }
+        assert!(all.contains("row 39"), "{all}");
+        for line in all.split("\r\n").flat_map(|l| l.split('\n')) {
+            let w = crate::cli::term::wrap::visible_width(line);
+            assert!(w <= 40, "{w} columns on a terminal of 40: {line:?}");
+        }
+    }
+}
+
+/// A choice that is not offered, answered again and again (`p` with no
+/// rule to keep) on a screen 12 rows tall, then resizes: each resize
+/// erases all it drew and leaves no copy of the question in the
+/// scrollback, and the question, its command and the last answer not
+/// offered stay on the screen (each answer not offered was once kept under
+/// the question and drawn again at each resize: past a screen of them the
+/// question's head scrolled off, and a copy was left at each resize).
+#[test]
+fn answers_not_offered_again_and_again_leave_no_copy_at_a_resize() {
+    use crate::cli::requests::{Input, Kind};
+    let r = req(json!({"tool_name":"Bash", "input":{"command": "ls -la"}}));
+    let mut a = plain_approval(&r, 60);
+    let at = |width| crate::cli::requests::Screen {
+        style: Style::plain(),
+        width,
+        height: 12,
+        reflows: false,
+    };
+    let mut t = Kept::new(12, 60);
+    t.draw(&a.start(&at(60)).write);
+    for _ in 0..10 {
+        for code in [KeyCode::Char('p'), KeyCode::Enter] {
+            let k = KeyEvent::new(code, KeyModifiers::NONE);
+            t.draw(&a.input(Input::Key(k), &at(60)).write);
+        }
+    }
+    let heads = |t: &mut Kept| t.all().iter().filter(|r| r.contains("┌ Bash")).count();
+    assert_eq!(heads(&mut t), 1, "{:#?}", t.all());
+    for w in [50, 60, 40, 70] {
+        t.resize(w as u16);
+        t.draw(&a.resized(&at(w)));
+        // one question in the screen and the scrollback together
+        assert_eq!(heads(&mut t), 1, "{:#?}", t.all());
+        let screen: Vec<String> =
+            t.p.screen()
+                .rows(0, w as u16)
+                .map(|r| r.trim_end().to_owned())
+                .collect();
+        assert!(
+            screen.iter().any(|r| r.contains("┌ Bash  ls -la")),
+            "{screen:#?}"
+        );
+        let again = screen
+            .iter()
+            .filter(|r| r.contains("suggested no rule for"))
+            .count();
+        assert_eq!(again, 1, "the last one asked again: {screen:#?}");
+    }
+}

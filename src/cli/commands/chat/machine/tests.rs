@@ -464,6 +464,39 @@ fn what_is_held_is_bounded() {
     assert!(!l.inbox.full());
 }
 
+/// What is held while a dialog is open is bounded in bytes too, as the
+/// library's queue is: lines of 1 MiB (a sub-agent's image, a file it
+/// read) fill it at `HELD_BYTES`, and taking one in makes room. Bounded in
+/// things alone, 1,024 lines of up to 256 MiB each were held.
+#[test]
+fn what_is_held_is_bounded_in_bytes() {
+    use crate::cli::turn::events::HELD_BYTES;
+    let mut inbox: Inbox<&'static str> = Inbox::new(Default::default());
+    let line = 1 << 20;
+    let progress = json!({"type":"system","subtype":"task_progress","task_id":"a1",
+        "description":"working"});
+    for i in 0..HELD_BYTES / line {
+        assert!(!inbox.full(), "full after {i} lines of 1 MiB");
+        assert!(inbox
+            .take_sized(said(msg(progress.clone())), line, true)
+            .is_none());
+    }
+    assert!(inbox.full());
+    assert!(inbox.next(false).is_some());
+    assert!(!inbox.full(), "one taken in makes room");
+    // one line past the bound is held whole, and its bytes go with it
+    assert!(inbox
+        .take_sized(said(msg(progress.clone())), 64 * line, true)
+        .is_none());
+    assert!(inbox.full());
+    let held = HELD_BYTES / line;
+    for _ in 0..held {
+        assert!(inbox.next(false).is_some());
+    }
+    assert!(!inbox.full());
+    assert!(inbox.next(false).is_none());
+}
+
 /// What was held after the turn's result is not lost when the turn ends
 /// with it: the next work takes it in first.
 #[test]
