@@ -172,3 +172,52 @@ fn the_unwinder_is_linked_in_and_the_relocations_packed() {
         assert!(elf.dynamic(&sections).iter().any(|&(tag, _)| tag == 36));
     }
 }
+
+#[test]
+fn the_program_starts_at_its_own_main_not_at_std_s_start() {
+    // std's start (`std::rt::lang_start`, made for `fn main`) reads
+    // /proc/self/maps and maps a signal stack before main: left out
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) {
+        return;
+    }
+    let elf = Elf::read();
+    let sections = elf.sections();
+    assert!(!elf.functions_named(&sections, "main").is_empty());
+    assert!(elf.functions_named(&sections, "2rt10lang_start").is_empty());
+}
+
+/// What std's start did that the program's own does: a write to a pipe no
+/// one reads fails rather than kills (`SIGPIPE` ignored), and a closed
+/// standard stream is opened on /dev/null (what is written there goes
+/// nowhere, not into a file opened later).
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_or_stream_neither_kills_nor_misdirects_the_program() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut ends = [0; 2];
+    // SAFETY: `ends` holds the two descriptors pipe() writes
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors are new and owned here alone
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    drop(read);
+    let status = Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .arg("--help")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(write))
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.signal(), None, "{status:?}");
+    // stdout closed: `--version` prints to /dev/null and succeeds
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "exec {} --version >&-",
+            env!("CARGO_BIN_EXE_claudio")
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+}

@@ -94,8 +94,13 @@ struct KeptFolder {
     /// Why it could not be listed, if so.
     unreadable: Option<String>,
     /// Its transcripts in the listing's order, those since the horizon (or
-    /// of no known time).
+    /// of no known time), and those of the sessions in `looked_for`.
     files: Vec<KeptFile>,
+    /// Running sessions whose transcript here, if any, is among `files`:
+    /// while the folder's time stays (no name made or removed in it), one
+    /// of them not among `files` is not here, and is not looked for again.
+    #[serde(default)]
+    looked_for: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -174,6 +179,7 @@ fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptF
             stamp: None,
             unreadable: Some(bad),
             files: Vec::new(),
+            looked_for: Vec::new(),
         };
     }
     let timed = stat_folder(&cands);
@@ -193,6 +199,7 @@ fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptF
         stamp: settled(before, now),
         unreadable: None,
         files,
+        looked_for: running.to_vec(),
     }
 }
 
@@ -202,8 +209,9 @@ fn keep(id: &str, at: Option<i64>, horizon: i64, running: &[String]) -> bool {
     at.is_none_or(|at| at >= horizon) || running.iter().any(|r| r.eq_ignore_ascii_case(id))
 }
 
-/// Every folder listed now.
-fn full(projects: &Path, registry: &Path, now: i64) -> StoreResult<Kept> {
+/// Every folder listed now, each knowing where the running sessions'
+/// transcripts are (those named and `current`'s).
+fn full(projects: &Path, registry: &Path, now: i64, current: Option<&Path>) -> StoreResult<Kept> {
     let horizon = now.saturating_sub(KEPT_HORIZON_MS);
     // the folders' times before their listings: a change during one is
     // seen next time
@@ -211,7 +219,9 @@ fn full(projects: &Path, registry: &Path, now: i64) -> StoreResult<Kept> {
     let named = registered(registry).map(sorted);
     let root = stamp(projects);
     let (folders, links) = project_folders(projects)?;
-    let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &[]));
+    let mut running = named.clone().unwrap_or_default();
+    running.extend(current_id(projects, current));
+    let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &running));
     Ok(Kept {
         version: VERSION,
         projects: projects.to_path_buf(),
@@ -246,12 +256,7 @@ impl Kept {
         if self.named.as_ref() != Some(&sorted(running.clone())) {
             return false;
         }
-        if let Some(id) = current
-            .filter(|p| p.parent().and_then(Path::parent) == Some(self.projects.as_path()))
-            .and_then(|p| p.file_name()?.to_str()?.strip_suffix(".jsonl"))
-        {
-            running.push(id.to_owned());
-        }
+        running.extend(current_id(&self.projects, current));
         let horizon = now.saturating_sub(KEPT_HORIZON_MS);
         // a project folder's time by its name from the projects folder
         // (one name to walk, not the whole path)
@@ -274,27 +279,46 @@ impl Kept {
                 Some((root, name)) => stamp_at(root, name),
                 None => stamp(&f.path),
             };
+            if f.stamp.is_none() || now_stamp != f.stamp {
+                *f = list_folder(&f.path, horizon, now, &running);
+                continue;
+            }
             // the running sessions' transcripts, where they are: a folder
             // that holds one it did not keep (older than the horizon) is
             // listed again, to keep its order. Every folder: one id may
             // name a transcript in two, the one kept in one folder not the
-            // one written in the other
-            let unkept = || {
-                f.unreadable.is_none()
-                    && running.iter().zip(&files).any(|(id, file)| {
-                        !f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
-                            && match by_name {
-                                Some((root, name)) => rustix::fs::statat(
-                                    root,
-                                    Path::new(name).join(file),
-                                    AtFlags::SYMLINK_NOFOLLOW,
-                                )
-                                .is_ok(),
-                                None => rustix::fs::lstat(f.path.join(file)).is_ok(),
-                            }
-                    })
-            };
-            if f.stamp.is_none() || now_stamp != f.stamp || unkept() {
+            // one written in the other. A session the folder was listed
+            // (or looked in) for while running, and running since, is
+            // known: its time stayed, so no name was made in it since. One
+            // that stopped running may have lost its kept transcript (left
+            // out below, older than the horizon): looked for again
+            f.looked_for
+                .retain(|id| running.iter().any(|r| r.eq_ignore_ascii_case(id)));
+            let mut unkept = false;
+            if f.unreadable.is_none() {
+                for (id, file) in running.iter().zip(&files) {
+                    if f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
+                        || f.looked_for.iter().any(|l| l.eq_ignore_ascii_case(id))
+                    {
+                        continue;
+                    }
+                    let here = match by_name {
+                        Some((root, name)) => rustix::fs::statat(
+                            root,
+                            Path::new(name).join(file),
+                            AtFlags::SYMLINK_NOFOLLOW,
+                        )
+                        .is_ok(),
+                        None => rustix::fs::lstat(f.path.join(file)).is_ok(),
+                    };
+                    if here {
+                        unkept = true;
+                        break;
+                    }
+                    f.looked_for.push(id.clone());
+                }
+            }
+            if unkept {
                 *f = list_folder(&f.path, horizon, now, &running);
             }
         }
@@ -351,6 +375,15 @@ impl Kept {
     }
 }
 
+/// The session id of `current`, a transcript of a project folder of
+/// `projects`.
+fn current_id(projects: &Path, current: Option<&Path>) -> Option<String> {
+    current
+        .filter(|p| p.parent().and_then(Path::parent) == Some(projects))
+        .and_then(|p| p.file_name()?.to_str()?.strip_suffix(".jsonl"))
+        .map(str::to_owned)
+}
+
 fn candidate(folder: &Path, k: &KeptFile) -> Candidate {
     Candidate {
         session_id: k.id.clone(),
@@ -384,10 +417,10 @@ pub(crate) fn recent_kept(
                 let changed = k != before;
                 (k, changed)
             } else {
-                (full(&projects, &registry, now)?, true)
+                (full(&projects, &registry, now, current)?, true)
             }
         }
-        None => (full(&projects, &registry, now)?, true),
+        None => (full(&projects, &registry, now, current)?, true),
     };
     if let (true, Some(f)) = (changed, file) {
         if let Ok(bytes) = serde_json::to_vec(&kept) {

@@ -459,7 +459,11 @@ impl Index {
             },
         };
         let mut missing = HashMap::new();
-        let scope = scope.map(|f| f());
+        // what may be forgotten is among what was not looked up: none (a
+        // status line looks up every transcript its index holds), no scope
+        // to make (a set of every path the listing found)
+        let unvisited = || base.map.keys().any(|k| !visited.contains(k));
+        let scope = scope.filter(|_| unvisited()).map(|f| f());
         let gone: Vec<Box<[u8]>> = scope
             .as_ref()
             .map(|s| {

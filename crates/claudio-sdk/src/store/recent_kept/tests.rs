@@ -401,3 +401,48 @@ fn a_fifo_in_the_registry_is_never_waited_on() {
     std::fs::remove_file(&fifo).unwrap();
     assert_eq!(super::registered(d.path()), Some(vec!["s1".to_owned()]));
 }
+
+/// A warm call does not look again for a running session's transcript in
+/// a folder whose time stayed: the listing (or the last look) found it was
+/// not there, and no name was made there since. A transcript slipped in
+/// with the folder's time put back is so not seen; it was, each call
+/// looking for every running session in every folder (a `stat` of each:
+/// most of the line's own time at 50 folders).
+#[test]
+fn a_warm_call_looks_for_no_running_session_in_a_folder_again() {
+    let mut w = World::new();
+    w.new_folder(0);
+    w.new_folder(1);
+    w.new_file(0, 5);
+    w.register(5);
+    w.now += RACY_MS + 1;
+    w.check(None).unwrap();
+    w.check(None).unwrap();
+    let kept = std::fs::read(&w.kept).unwrap();
+    let dir = w.folders[1].clone();
+    let before = std::fs::metadata(&dir).unwrap().modified().unwrap();
+    std::fs::write(dir.join(format!("{}.jsonl", id(5))), "{}\n").unwrap();
+    std::fs::File::open(&dir)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    let fast = recent_kept(&w.store, Some(&w.kept), w.now, None).unwrap();
+    assert_eq!(view(&fast, 0).0.len(), 1);
+    assert_eq!(std::fs::read(&w.kept).unwrap(), kept, "nothing changed");
+}
+
+/// A session first named by a warm call (the transcript a status line is
+/// given) is looked for in every folder: its old transcript, not kept by
+/// the listing, is found, kept, and what it writes next is seen.
+#[test]
+fn a_session_named_after_the_listing_is_looked_for() {
+    let mut w = World::new();
+    w.new_folder(0);
+    w.old_file(0, 7);
+    w.now += RACY_MS + 1;
+    w.check(None).unwrap();
+    let current = w.folders[0].join(format!("{}.jsonl", id(7)));
+    w.check(Some(&current)).unwrap();
+    w.append(0, Some(&current));
+    w.check(Some(&current)).unwrap();
+}

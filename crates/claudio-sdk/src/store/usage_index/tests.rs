@@ -840,3 +840,47 @@ fn any_one_byte_changed_changes_the_sample_s_checksum() {
         assert!(seen.insert(edge_sum(&base[..n])), "length {n}");
     }
 }
+
+/// An index whose every transcript was looked up forgets none, and the
+/// set of what the listing found (every path: a status line's largest
+/// piece of work after its lookups) is not made.
+#[test]
+fn no_scope_is_made_when_every_transcript_was_looked_up() {
+    let _env = env_lock();
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("cache/usage-index");
+    let t = d.path().join("t.jsonl");
+    std::fs::write(&t, line("m1", 10, "2026-11-01T10:00:01.000Z")).unwrap();
+    through(&idx, &t, false);
+    let ix = Index::at(idx.clone());
+    ix.read(&t, false).unwrap();
+    let asked = std::cell::Cell::new(false);
+    let scope = || {
+        asked.set(true);
+        Scope {
+            folders: HashSet::new(),
+            found: HashSet::new(),
+        }
+    };
+    ix.finish(Some(&scope), false);
+    assert!(!asked.get(), "the scope was made");
+    assert_eq!(load(&idx).len(), 1, "nothing forgotten");
+    // one not looked up: the scope is made, and what it does not hold
+    // (its folder among the scope's, itself not found) is forgotten
+    let u = d.path().join("u.jsonl");
+    std::fs::write(&u, line("m2", 10, "2026-11-01T10:00:01.000Z")).unwrap();
+    through(&idx, &u, false);
+    let ix = Index::at(idx.clone());
+    ix.read(&t, false).unwrap();
+    let folder = |p: &Path| p.parent().unwrap().as_os_str().as_bytes().into();
+    let scope = || {
+        asked.set(true);
+        Scope {
+            folders: [folder(&t)].into_iter().collect(),
+            found: [t.as_os_str().as_bytes().into()].into_iter().collect(),
+        }
+    };
+    ix.finish(Some(&scope), false);
+    assert!(asked.get());
+    assert_eq!(load(&idx).len(), 1, "the other forgotten");
+}
