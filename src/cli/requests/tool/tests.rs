@@ -1489,3 +1489,46 @@ fn answers_not_offered_again_and_again_leave_no_copy_at_a_resize() {
         assert_eq!(again, 1, "the last one asked again: {screen:#?}");
     }
 }
+
+/// A one-line command whose head row wraps on a narrow screen, under a
+/// long description: the bounded question shows the whole command next to
+/// the choices. Before, the head kept only its first row (`┌ Bash  rm
+/// -rf`) and the rest of the command was cut with the description, so
+/// what the person said yes to was not on the screen.
+#[test]
+fn a_command_that_wraps_in_the_head_is_shown_whole_on_a_small_screen() {
+    use crate::cli::requests::Kind;
+    let why: Vec<String> = (0..30).map(|i| format!("harmless words {i}")).collect();
+    let r = req(json!({"tool_name":"Bash",
+        "input":{"command": "rm -rf ~/important-stuff/../../ && echo done",
+                 "description": why.join("\n")},
+        "description": why.join("\n")}));
+    for (width, height) in [(30, 14), (24, 12), (40, 10), (20, 16)] {
+        let mut a = plain_approval(&r, width);
+        let at = crate::cli::requests::Screen {
+            style: Style::plain(),
+            width,
+            height,
+            reflows: false,
+        };
+        let mut p = vt100::Parser::new(height as u16, width as u16, 0);
+        draw(&mut p, "above\n");
+        draw(&mut p, &a.start(&at).write);
+        let rows: Vec<String> = p.screen().rows(0, width as u16).collect();
+        let size = format!("{width}x{height}: {rows:#?}");
+        assert_eq!(rows[0], "above", "{size}");
+        // the command's words, in order, on the screen
+        let text = rows.join(" ").replace('│', " ");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let said = words.join(" ");
+        let cmd = "rm -rf ~/important-stuff/../../ && echo done";
+        let cmd_words = cmd.split_whitespace().collect::<Vec<_>>().join(" ");
+        let joined = said.replace(' ', "");
+        assert!(
+            joined.contains(&cmd.replace(' ', "")) || said.contains(&cmd_words),
+            "{size}"
+        );
+        let choices = rows.iter().position(|r| r.contains('└'));
+        assert!(choices.is_some(), "{size}");
+    }
+}
