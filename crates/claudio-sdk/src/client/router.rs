@@ -757,16 +757,29 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         // `read_one` would read it, with nothing to wait for between them.
         if let Some(text) = reader.take_buffered_text() {
             shared.touch();
-            // (the memchr crate's search: `str::split` looks for a char
-            // with core's own, several times slower)
             let mut from = 0;
-            for to in memchr::memchr_iter(b'\n', text.as_bytes()) {
-                let line = &text[from..to];
+            while from < text.len() {
                 // this line and those after it
-                let at_hand = text.len() - from;
-                from = to + 1;
+                let rest = &text[from..];
+                // a run's next delta, as the CLI writes it: compared with
+                // the run's shape, its end where the shape ends
+                if shared.coalesce {
+                    if let Some(took) = run.offer_next(rest) {
+                        from += took;
+                        if run.bytes() >= RUN_BYTES {
+                            hand_on(&shared, &mut run, &mut batch).await;
+                        }
+                        continue;
+                    }
+                }
+                // (the memchr crate's search: `str::split` looks for a char
+                // with core's own, several times slower; `text` ends with a
+                // `\n`)
+                let to = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+                from += to + 1;
+                let line = &rest[..to];
                 let line = line.strip_suffix('\r').unwrap_or(line);
-                if shared.coalesce && run.offer_text(line, at_hand) {
+                if shared.coalesce && run.offer_text(line, rest.len()) {
                     if run.bytes() >= RUN_BYTES {
                         hand_on(&shared, &mut run, &mut batch).await;
                     }

@@ -50,6 +50,26 @@ impl TextRun {
         crate::text::to_str(line).is_ok_and(|line| self.offer_text(line, line.len()))
     }
 
+    /// Take the line at the start of `lines` (read, not yet split off) if
+    /// it continues the open run as the CLI writes its next delta (the
+    /// run's [`DeltaShape`]): the bytes it took, its end with it. `None`
+    /// leaves the run as it was: the caller splits the line off and offers
+    /// it with [`TextRun::offer_text`], which takes what this takes and
+    /// more.
+    pub(crate) fn offer_next(&mut self, lines: &str) -> Option<usize> {
+        let head = self.head.as_mut()?;
+        let StreamEvent::ContentBlockDelta {
+            delta: Delta::Text(text),
+            ..
+        } = &mut head.event
+        else {
+            return None;
+        };
+        let (line, took) = self.shape.text_into_next(lines, text)?;
+        self.bytes += line;
+        Some(took)
+    }
+
     /// [`TextRun::offer`] for a line already known to be UTF-8; `at_hand`
     /// is how many bytes are read from the line's start on (the line and
     /// the ones after it): no run's text of them can be longer.

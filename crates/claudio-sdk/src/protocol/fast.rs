@@ -208,6 +208,46 @@ impl DeltaShape {
         }
         read.is_some()
     }
+
+    /// [`DeltaShape::text_into`] for the line at the start of `text` (the
+    /// lines read, not yet split off): where `text` starts with a line of
+    /// the shape and its end (`\n`, or `\r\n`), the line's text is
+    /// unescaped onto the end of `out`, and the answer is the line's length
+    /// (without its `\r`) and the bytes it took (with its end). The
+    /// shape's end is the line's: its end is not looked for. Where it
+    /// answers, the answer is `text_into`'s for the line split off as the
+    /// reader splits it (the differential tests below); `None` leaves
+    /// `out` as it was.
+    pub(crate) fn text_into_next(&self, text: &str, out: &mut String) -> Option<(usize, usize)> {
+        let (middle, tail) = self.cuts?;
+        let before = out.len();
+        let mut p = Parser {
+            b: text.as_bytes(),
+            s: text,
+            i: 0,
+        };
+        let read = (|| {
+            p.lit(&self.bytes[..middle])?;
+            p.string_into(out)?;
+            p.lit(&self.bytes[middle..tail])?;
+            // the uuid: a plain string (one with an escape declines)
+            let end = p.i + special(&p.b[p.i..])?;
+            if p.b[end] != b'"' {
+                return None;
+            }
+            p.i = end + 1;
+            p.lit(&self.bytes[tail..])?;
+            match p.b.get(p.i..)? {
+                [b'\n', ..] => Some((p.i, p.i + 1)),
+                [b'\r', b'\n', ..] => Some((p.i, p.i + 2)),
+                _ => None,
+            }
+        })();
+        if read.is_none() {
+            out.truncate(before);
+        }
+        read
+    }
 }
 
 /// The deepest a value read by [`Parser::value_text`] may nest.
@@ -1522,6 +1562,57 @@ mod tests {
             })
     }
 
+    /// The shape's answer for the line at the start of `text` (not split
+    /// off), checked against its answer for the line as the reader splits
+    /// it off (at the first `\n`, a `\r` before it cut): taken by both or
+    /// neither, with the same text after what `out` held; the line's
+    /// length and the bytes through its `\n`. Where it declines, `out` is
+    /// as it was.
+    fn shape_next_agrees(first: &TextDelta<'_>, text: &str) -> bool {
+        let mut shape = DeltaShape::default();
+        shape.set(first);
+        let mut by_next = String::from("held");
+        let took = shape.text_into_next(text, &mut by_next);
+        let mut by_line = String::from("held");
+        let expected = text.find('\n').and_then(|nl| {
+            let l = &text[..nl];
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            shape
+                .text_into(l, &mut by_line)
+                .then_some((l.len(), nl + 1))
+        });
+        assert_eq!(took, expected, "{text}");
+        assert_eq!(by_next, by_line, "{text}");
+        took.is_some()
+    }
+
+    #[test]
+    fn the_cli_s_next_delta_is_taken_from_the_lines_read() {
+        let l = cli_line("0", r#""a\nb ü 日""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+        for (end, after) in [("\n", ""), ("\r\n", "x\n"), ("\n", "\n")] {
+            let text = format!("{l}{end}{after}");
+            assert!(shape_next_agrees(&FIRST, &text), "{text}");
+            let mut shape = DeltaShape::default();
+            shape.set(&FIRST);
+            let mut out = String::from(">");
+            let took = shape.text_into_next(&text, &mut out);
+            assert_eq!(took, Some((l.len(), l.len() + end.len())));
+            assert_eq!(out, ">a\nb ü 日");
+        }
+        // declined: no end of line yet, another end, something more on the
+        // line, a line break in the text
+        for text in [
+            l.clone(),
+            format!("{l}\r"),
+            format!("{l}\r\r\n"),
+            format!("{l} \n"),
+            format!("{l}{l}\n"),
+            format!("{}\n", l.replace("a\\nb", "a\nb")),
+        ] {
+            assert!(!shape_next_agrees(&FIRST, &text), "{text}");
+        }
+    }
+
     /// The run's first line, its ids as the parse may give them.
     fn first_delta() -> impl Strategy<Value = TextDelta<'static>> {
         (
@@ -1565,6 +1656,20 @@ mod tests {
             let l = rand_line(&mut r);
             shape_agrees(&first, &l);
             shape_agrees(&first, &mutate(&mut r, &l));
+        }
+
+        /// A line near the CLI's, not split off, any end after it (none,
+        /// `\n`, `\r\n`, `\r`...) and any lines after that: the shape
+        /// takes it from the lines read exactly where it takes it once split
+        /// off, with the same text.
+        #[test]
+        fn a_line_the_shape_takes_from_the_lines_read_is_the_line_it_takes(
+            first in first_delta(),
+            line in near_cli_line(),
+            end in select(&["\n", "\r\n", "", "\r", "\r\r\n", " \n", "\n\n"][..]),
+            after in select(&["", "{\"type\":\"x\"}\n", "é\n", "\r\n"][..]),
+        ) {
+            shape_next_agrees(&first, &format!("{line}{end}{after}"));
         }
     }
 
