@@ -224,12 +224,6 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         (Some(i), Some(o), Some(e)) => (i, o, e),
         _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
     };
-    // A long answer is read in reads of up to a read's chunk, not the
-    // pipe's 64 KiB: a sixteenth of the reads and of the wake-ups on both
-    // sides. Where the system refuses (its limit for a user's pipes), the
-    // pipe stays as it is.
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    let _ = rustix::pipe::fcntl_setpipe_size(&stdout, PIPE_BYTES);
     let stderr_tail = StderrTail::default();
     let (done_tx, stderr_done) = watch::channel(false);
     tokio::spawn(stderr::drain(
@@ -281,11 +275,6 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
 }
 
 /// How long an error report waits for the rest of the CLI's stderr.
-/// The room of the pipe the CLI writes its stdout into (Linux): the most
-/// an unprivileged process may ask for by default (`pipe-max-size`).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const PIPE_BYTES: usize = 1 << 20;
-
 pub(crate) const STDERR_DRAIN: Duration = Duration::from_millis(500);
 
 impl Supervisor {
