@@ -207,18 +207,18 @@ impl Work<'_> {
                         // given), the main agent's turn stops (a sub-agent's
                         // "stop" may stop that agent only: what follows is
                         // asked)
-                        let stop = matches!(
-                            result,
-                            PermissionResult::Deny {
-                                interrupt: true,
-                                ..
-                            }
-                        );
-                        if stop && a.req.agent_id.is_none() {
+                        let own = result.clone();
+                        // withdrawn meanwhile, or the session gone: nothing
+                        // to send; or the deck's answer reached the CLI first
+                        let sent = a.responder.answer(result).await.is_ok();
+                        let deck = published.as_ref().and_then(|p| p.given());
+                        let after = after_reply(&own, sent, deck.as_ref());
+                        if after.hold && a.req.agent_id.is_none() {
                             inbox.stop_asked();
+                            if after.interrupt {
+                                source.interrupt();
+                            }
                         }
-                        // withdrawn meanwhile, or the session gone: nothing to send
-                        let _ = a.responder.answer(result).await;
                         self.notifier.answered();
                         open = None;
                         drop(published.take());
@@ -714,5 +714,120 @@ impl<R> Inbox<R> {
         self.sizes.clear();
         self.bytes = 0;
         std::mem::take(&mut self.held)
+    }
+}
+
+/// What a reply leaves to do: hold the requests behind it until the turn
+/// ends, and interrupt the turn.
+#[derive(Debug, PartialEq, Eq)]
+struct AfterReply {
+    hold: bool,
+    interrupt: bool,
+}
+
+/// After the chat's reply `own` (`sent`: it reached the CLI; `deck`: the
+/// deck's answer, when the deck answered the request). A reply that stops
+/// the turn ("no, and stop") holds what is queued behind it until the
+/// turn's end. When the deck's answer reached the CLI first and does not
+/// stop the turn (an allow, a plain denial), the CLI goes on: the person's
+/// stop then interrupts the turn, or the requests held would wait for an
+/// end that never comes.
+fn after_reply(own: &PermissionResult, sent: bool, deck: Option<&PermissionResult>) -> AfterReply {
+    let stops = |r: &PermissionResult| {
+        matches!(
+            r,
+            PermissionResult::Deny {
+                interrupt: true,
+                ..
+            }
+        )
+    };
+    let hold = stops(own);
+    let interrupt = hold && !sent && deck.is_some_and(|d| !stops(d));
+    AfterReply { hold, interrupt }
+}
+
+#[cfg(test)]
+mod after_reply_tests {
+    use super::*;
+
+    fn stop() -> PermissionResult {
+        PermissionResult::deny_and_interrupt("stop")
+    }
+
+    #[test]
+    fn a_stop_holds_the_queue_and_the_cli_s_own_end_releases_it() {
+        let after = after_reply(&stop(), true, None);
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: true,
+                interrupt: false
+            }
+        );
+        // the deck said the same, first: the CLI stops the turn itself
+        let after = after_reply(&stop(), false, Some(&stop()));
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: true,
+                interrupt: false
+            }
+        );
+    }
+
+    /// Esc at the terminal as the deck's "allow" reached the CLI: the tool
+    /// runs and the turn goes on, so the person's stop interrupts it (the
+    /// requests held behind it waited for a turn's end that never came).
+    #[test]
+    fn a_stop_that_lost_to_the_deck_s_allow_interrupts_the_turn() {
+        let allow = PermissionResult::allow();
+        let after = after_reply(&stop(), false, Some(&allow));
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: true,
+                interrupt: true
+            }
+        );
+        let deny = PermissionResult::deny("no");
+        let after = after_reply(&stop(), false, Some(&deny));
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: true,
+                interrupt: true
+            }
+        );
+        // withdrawn, not answered by the deck: nothing goes on
+        let after = after_reply(&stop(), false, None);
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: true,
+                interrupt: false
+            }
+        );
+    }
+
+    #[test]
+    fn an_answer_that_does_not_stop_holds_nothing() {
+        let allow = PermissionResult::allow();
+        let after = after_reply(&allow, true, None);
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: false,
+                interrupt: false
+            }
+        );
+        let after = after_reply(&allow, false, Some(&stop()));
+        assert_eq!(
+            after,
+            AfterReply {
+                hold: false,
+                interrupt: false
+            }
+        );
     }
 }
