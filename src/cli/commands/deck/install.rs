@@ -62,6 +62,37 @@ pub fn command_for(exe: &Path) -> String {
     format!("{}{SUFFIX}", shell_quote(&exe.to_string_lossy()))
 }
 
+/// The program a hook command of ours runs: its path, unquoted as the
+/// shell reads what [`command_for`] wrote.
+fn program_of(cmd: &str) -> Option<PathBuf> {
+    let exe = cmd.strip_suffix(SUFFIX)?;
+    let path = match exe.strip_prefix('\'').and_then(|e| e.strip_suffix('\'')) {
+        Some(quoted) => quoted.replace("'\\''", "'"),
+        None => exe.to_owned(),
+    };
+    Some(PathBuf::from(path))
+}
+
+/// Whether one of these commands of ours runs a program that is there (a
+/// claudio since removed or moved runs nothing: the CLI's hook fails).
+fn any_runs(ours: &[String]) -> bool {
+    ours.iter()
+        .filter_map(|c| program_of(c))
+        .any(|p| p.is_file())
+}
+
+/// `exe` as a hook's command can name it: a settings file is JSON text, and
+/// a path that is not UTF-8 would be written as another one.
+pub fn nameable(exe: &Path) -> anyhow::Result<()> {
+    if exe.to_str().is_none() {
+        anyhow::bail!(
+            "claudio's own path {} is not UTF-8: a settings file cannot name it (install claudio under a UTF-8 path)",
+            exe.display()
+        );
+    }
+    Ok(())
+}
+
 /// Whether a hook command is one of ours (any claudio's path).
 fn is_our_command(cmd: &str) -> bool {
     cmd.strip_suffix(SUFFIX)
@@ -148,6 +179,15 @@ pub fn holds_our_hook(path: &Path) -> bool {
         return false;
     };
     matches!(read(&target), Ok(Some((text, _))) if !our_commands(&text).is_empty())
+}
+
+/// Whether the settings file at `path` holds our hook for a program that is
+/// there (a removed claudio's hook runs nothing).
+pub fn holds_a_working_hook(path: &Path) -> bool {
+    let Ok(target) = resolve(path) else {
+        return false;
+    };
+    matches!(read(&target), Ok(Some((text, _))) if any_runs(&our_commands(&text)))
 }
 
 /// The settings, as JSON text for the CLI's `--settings`, that hold our
@@ -473,10 +513,17 @@ pub fn run(
             Ok(Exit::Success)
         }
         Action::Install => {
-            if !ours.is_empty() {
+            if any_runs(&ours) {
                 writeln!(out, "already installed in {shown}")?;
                 return Ok(Exit::Success);
             }
+            if !ours.is_empty() {
+                anyhow::bail!(
+                    "{shown} holds a claudio hook whose program is gone ({}): remove it first (claudio deck hooks remove), then install",
+                    ours.join(", ")
+                );
+            }
+            nameable(exe)?;
             let new = with_hook(old_text, &command_for(exe)).map_err(|why| {
                 anyhow::anyhow!("{}: {why}; it was left as it was", target.display())
             })?;
@@ -979,5 +1026,31 @@ mod tests {
         assert_eq!(odd, "'/home/o'\\''neil/my bin/claudio' deck hook");
         assert!(is_our_command(&odd));
         assert!(!is_our_command("rm -rf / deck hook"));
+    }
+
+    /// Installing beside a hook whose program is gone (a claudio since
+    /// removed): said, and nothing written. It said "already installed",
+    /// and the deck was never asked.
+    #[test]
+    fn install_beside_a_removed_claudio_s_hook_says_so() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("settings.json");
+        let stale = with_hook(None, &command_for(Path::new("/gone/bin/claudio"))).unwrap();
+        std::fs::write(&f, &stale).unwrap();
+        let e = install_yes(&f).unwrap_err().to_string();
+        assert!(e.contains("whose program is gone"), "{e}");
+        assert!(e.contains("/gone/bin/claudio"), "{e}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), stale);
+        // one whose program is there: installed already
+        let exe = d.path().join("claudio");
+        std::fs::write(&exe, "").unwrap();
+        let live = with_hook(None, &command_for(&exe)).unwrap();
+        std::fs::write(&f, &live).unwrap();
+        let mut out = Vec::new();
+        let exit = run(Action::Install, &f, &exe, true, &mut |_| Ok(true), &mut out).unwrap();
+        assert_eq!(exit, Exit::Success);
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .starts_with("already installed"));
     }
 }

@@ -22,7 +22,7 @@ use std::process::Command;
 pub fn hook_installed(config_dir: &Path, cwd: &Path) -> bool {
     crate::cli::common::settings::files(config_dir, Some(cwd))
         .iter()
-        .any(|f| install::holds_our_hook(f))
+        .any(|f| install::holds_a_working_hook(f))
 }
 
 /// The TUI's arguments: the session resumed (if any), our hook for the
@@ -115,6 +115,7 @@ fn try_exec(
     }
     let cli = claudio::transport::find_cli(cli_path)?;
     let exe = std::env::current_exe()?;
+    install::nameable(&exe)?;
     // a relative folder is this process's: the TUI starts in another
     let given_dir = config_dir.map(std::path::absolute).transpose()?;
     let config_dir = match &given_dir {
@@ -235,7 +236,9 @@ mod tests {
     fn a_hook_in_any_settings_file_the_tui_reads_is_found() {
         let config = tempfile::tempdir().unwrap();
         let cwd = tempfile::tempdir().unwrap();
-        let ours = install::with_hook(None, "/usr/bin/claudio deck hook").unwrap();
+        let exe = cwd.path().join("claudio");
+        std::fs::write(&exe, "").unwrap();
+        let ours = install::with_hook(None, &install::command_for(&exe)).unwrap();
         assert!(!hook_installed(config.path(), cwd.path()));
         // another hook, not ours: still none
         let other = json!({"hooks": {"PermissionRequest": [{"matcher": "*",
@@ -248,5 +251,33 @@ mod tests {
         std::fs::create_dir(cwd.path().join(".claude")).unwrap();
         std::fs::write(cwd.path().join(".claude/settings.local.json"), &ours).unwrap();
         assert!(hook_installed(config.path(), cwd.path()));
+    }
+
+    /// A hook of a claudio since removed (or moved) runs nothing: the TUI
+    /// is given ours, or the deck would never be asked. It was counted as
+    /// installed, whatever program it named.
+    #[test]
+    fn a_removed_claudio_s_hook_is_not_counted_as_installed() {
+        let config = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        let gone = cwd.path().join("o'ld bin/claudio");
+        let stale = install::with_hook(None, &install::command_for(&gone)).unwrap();
+        std::fs::write(config.path().join("settings.json"), &stale).unwrap();
+        assert!(!hook_installed(config.path(), cwd.path()));
+        // there again (its quoted path read back): counted
+        std::fs::create_dir(gone.parent().unwrap()).unwrap();
+        std::fs::write(&gone, "").unwrap();
+        assert!(hook_installed(config.path(), cwd.path()));
+    }
+
+    /// A claudio whose own path is not UTF-8 cannot be named in a settings
+    /// file: said, rather than a hook naming another path.
+    #[test]
+    fn a_path_that_is_not_utf8_cannot_be_named() {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = Path::new(std::ffi::OsStr::from_bytes(b"/opt/\xff/claudio"));
+        let e = install::nameable(odd).unwrap_err().to_string();
+        assert!(e.contains("not UTF-8"), "{e}");
+        assert!(install::nameable(Path::new("/opt/bin/claudio")).is_ok());
     }
 }
