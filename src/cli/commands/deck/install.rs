@@ -498,6 +498,12 @@ pub fn run(
                         "installed: {shown} runs `{}` on PermissionRequest",
                         Sanitizer::visible(c)
                     )?;
+                    if !any_runs(std::slice::from_ref(c)) {
+                        writeln!(
+                            out,
+                            "but its program is gone: it runs nothing (`claudio deck hooks remove`, then `install`)"
+                        )?;
+                    }
                 }
                 let off = old_text
                     .and_then(|t| serde_json::from_str::<Value>(t).ok())
@@ -1052,5 +1058,16 @@ mod tests {
         assert!(String::from_utf8(out)
             .unwrap()
             .starts_with("already installed"));
+        // status says which runs nothing
+        std::fs::write(&f, &stale).unwrap();
+        let mut out = Vec::new();
+        run(Action::Status, &f, &exe, true, &mut |_| Ok(true), &mut out).unwrap();
+        let said = String::from_utf8(out).unwrap();
+        assert!(said.contains("its program is gone"), "{said}");
+        std::fs::write(&f, &live).unwrap();
+        let mut out = Vec::new();
+        run(Action::Status, &f, &exe, true, &mut |_| Ok(true), &mut out).unwrap();
+        let said = String::from_utf8(out).unwrap();
+        assert!(!said.contains("gone"), "{said}");
     }
 }
