@@ -262,6 +262,23 @@ pub fn question_rows(folder: &Folder, width: usize) -> String {
 /// The answer's prompt.
 pub const ASK: &str = "y trust it · n start without them ›";
 
+/// The answer's prompt on a screen `width` columns wide: [`ASK`] where it
+/// fits on one row with room to type, a shorter one where not (it wrapped
+/// to the first column, under the question's indent).
+pub fn ask_for(width: usize) -> &'static str {
+    let room = |ask: &str| 2 + crate::cli::term::wrap::visible_width(ask) + 1 + 4 <= width;
+    if room(ASK) {
+        ASK
+    } else if room(ASK_SHORT) {
+        ASK_SHORT
+    } else {
+        "y/n ›"
+    }
+}
+
+/// [`ASK`] for a narrow screen.
+const ASK_SHORT: &str = "y trust · n no ›";
+
 /// A typed answer: `y`/`yes` trusts; anything else (Enter alone too) does
 /// not.
 pub fn yes(line: &str) -> bool {
@@ -1022,5 +1039,19 @@ mod tests {
     fn only_yes_trusts() {
         assert!(yes("y") && yes(" Yes \n") && yes("Y"));
         assert!(!yes("") && !yes("n") && !yes("yess") && !yes("no"));
+    }
+
+    /// The prompt fits on one row with room to type, at every width down
+    /// to where nothing can: at 20 columns it wrapped to the first column.
+    #[test]
+    fn the_answer_s_prompt_fits_the_screen() {
+        use crate::cli::term::wrap::visible_width;
+        assert_eq!(ask_for(80), ASK);
+        for width in 12..80 {
+            let ask = ask_for(width);
+            assert!(2 + visible_width(ask) + 1 < width, "{width}: {ask}");
+            assert!(ask.starts_with('y') && ask.ends_with('›'));
+        }
+        assert_ne!(ask_for(20), ASK);
     }
 }

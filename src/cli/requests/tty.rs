@@ -248,7 +248,7 @@ pub fn ask_trust(folder: &crate::cli::common::trust::Folder, style: Style) -> io
         return Err(io::Error::other("not a terminal"));
     }
     let mut text = trust::question_rows(folder, tty_width());
-    text.push_str(&format!("  {} ", style.bold(trust::ASK)));
+    text.push_str(&format!("  {} ", style.bold(trust::ask_for(tty_width()))));
     trust::discard_typeahead(&tty);
     tty.write_all(text.as_bytes())?;
     tty.flush()?;

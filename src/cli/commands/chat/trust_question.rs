@@ -27,9 +27,11 @@ impl TrustQuestion<'_> {
     /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
     pub(super) fn ask(mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
         let s = self.screen.style();
-        let question = trust::question_rows(folder, super::screen::terminal_width());
-        let plain = format!("  {} ", trust::ASK);
-        let styled = format!("  {} ", s.bold(trust::ASK));
+        let width = super::screen::terminal_width();
+        let question = trust::question_rows(folder, width);
+        let ask = trust::ask_for(width);
+        let plain = format!("  {ask} ");
+        let styled = format!("  {} ", s.bold(ask));
         let answer = self.read_answer(&question, &styled, &plain)?;
         Ok(match answer {
             Ok(line) if trust::yes(&line) => {
