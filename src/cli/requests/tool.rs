@@ -465,14 +465,7 @@ impl Frame {
     ) -> (Fitted, String) {
         use crate::cli::term::picker::screen_rows;
         let (whole, _, parts) = self.screen(req, expanded, width, false);
-        let fitted = fit(
-            &whole,
-            width,
-            height,
-            hint,
-            self.style,
-            (2, 0, parts.choices),
-        );
+        let fitted = fit(&whole, width, height, hint, self.style, (2, 0));
         let runs = &parts.runs;
         // all of what runs is shown: kept at the top (the head, when the
         // command is all in it) or in the tail
@@ -483,17 +476,7 @@ impl Frame {
         }
         let (compact, _, small_parts) = self.screen(req, expanded, width, true);
         let shortened = screen_rows(&whole, width).saturating_sub(screen_rows(&compact, width));
-        let keep = (shortened, small_parts.choices);
-        let compact_fit = |top| {
-            fit(
-                &compact,
-                width,
-                height,
-                hint,
-                self.style,
-                (top, keep.0, keep.1),
-            )
-        };
+        let compact_fit = |top| fit(&compact, width, height, hint, self.style, (top, shortened));
         // a command the head shows whole keeps the head's rows, when they
         // fit with the choices
         let mut small = compact_fit(if runs.start == 1 { runs.end } else { 2 });
@@ -724,16 +707,14 @@ struct Parts {
 /// `top` lines are kept at its top (the empty row and the head's first
 /// row: 2); `shortened`, rows already left out of it (a compact form of
 /// its rows, [`Frame::bounded`]), are counted with the cut and always
-/// said. The `top` lines are kept only where the choices (the lines from
-/// `choices` on) are then shown whole: on a screen too small for both,
-/// the choices' keys go before the head.
+/// said.
 fn fit(
     question: &str,
     width: usize,
     height: usize,
     hint: &str,
     style: Style,
-    (top, shortened, choices): (usize, usize, usize),
+    (top, shortened): (usize, usize),
 ) -> Fitted {
     use crate::cli::term::wrap::{fit_row, terminal_rows};
     let budget = height.saturating_sub(1).max(1);
@@ -753,14 +734,8 @@ fn fit(
     // `top` lines asked for), when there is room for them beside the
     // marker and the choices
     let head = top.min(lines.len());
-    let need: usize = rows[choices.min(lines.len())..].iter().sum();
-    let rows_of = |head: usize| rows[..head].iter().sum::<usize>();
-    let head = if budget >= head + 2 && budget >= rows_of(head) + 1 + need {
-        head
-    } else {
-        0
-    };
-    let head_rows = rows_of(head);
+    let head = if budget >= head + 2 { head } else { 0 };
+    let head_rows: usize = rows[..head].iter().sum();
     let room = budget.saturating_sub(head_rows + 1).max(1);
     // the tail, from the last row up, as much as fits
     let (mut tail, mut tail_rows) = (lines.len(), 0);
@@ -1061,7 +1036,7 @@ impl super::Kind for Approval {
         let (fitted, question) = match &self.frame {
             Some(frame) => frame.bounded(&self.req, false, size, SHOWS_ALL),
             None => {
-                let plain = (2, 0, usize::MAX);
+                let plain = (2, 0);
                 let fitted = fit(&question, at.width, at.height, SHOWS_ALL, at.style, plain);
                 (fitted, question)
             }
