@@ -746,7 +746,9 @@ fn fit(
     if tail == lines.len() {
         // its last line alone is taller than the screen: its last rows
         let last = lines[lines.len() - 1];
-        let cut = crate::cli::term::wrap::wrap_exact(last, width, "", "");
+        // cut as the terminal wraps it (a wrap at spaces keeps eight
+        // columns at least: wider than a narrower screen)
+        let cut = crate::cli::term::wrap::terminal_cut(last, width);
         let kept = cut[cut.len().saturating_sub(budget)..].join("\n");
         let cut = total.saturating_sub(budget) + shortened;
         let (top, from) = (0, lines.len() - 1);

@@ -129,6 +129,26 @@ pub fn terminal_rows(s: &str, width: usize) -> usize {
     rows
 }
 
+/// `s` cut where a terminal `width` columns wide wraps it: its rows, as
+/// many as [`terminal_rows`] counts, none wider than the screen (a
+/// character wider than it alone on its row).
+pub fn terminal_cut(s: &str, width: usize) -> Vec<&str> {
+    let width = width.max(1);
+    let (mut rows, mut start, mut at, mut col) = (Vec::new(), 0, 0, 0);
+    for unit in units(s) {
+        let w = unit_width(unit);
+        if w > 0 && col + w > width && col > 0 {
+            rows.push(&s[start..at]);
+            start = at;
+            col = 0;
+        }
+        col += w;
+        at += unit.len();
+    }
+    rows.push(&s[start..]);
+    rows
+}
+
 /// The text's own indent: its leading spaces and a list marker after them.
 fn hang_width(text: &str) -> usize {
     let plain = strip_sgr(text);

@@ -1608,8 +1608,31 @@ mod tests {
             format!("{l} \n"),
             format!("{l}{l}\n"),
             format!("{}\n", l.replace("a\\nb", "a\nb")),
+            // a NUL before it, `type` given twice
+            format!("\0{l}\n"),
+            format!(
+                "{}\n",
+                l.replacen(
+                    r#"{"type":"stream_event","#,
+                    r#"{"type":"stream_event","type":"stream_event","#,
+                    1
+                )
+            ),
         ] {
             assert!(!shape_next_agrees(&FIRST, &text), "{text}");
+        }
+        // escapes in the text, ended by `\n` or `\r\n`, a line after it: the
+        // same text as the line's own parse
+        let escaped = cli_line(
+            "0",
+            r#""\u001b[2J\ud83d\ude00\"\\\/\t""#,
+            r#""s-1""#,
+            r#""u-2""#,
+            r#""msg_1""#,
+        );
+        for end in ["\n", "\r\n"] {
+            let text = format!("{escaped}{end}{l}\n");
+            assert!(shape_next_agrees(&FIRST, &text), "{text}");
         }
     }
 

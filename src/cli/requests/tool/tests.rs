@@ -1532,3 +1532,65 @@ fn a_command_that_wraps_in_the_head_is_shown_whole_on_a_small_screen() {
         assert!(choices.is_some(), "{size}");
     }
 }
+
+/// Hostile tool input on every small screen, 1 to 40 columns, 3 to 16
+/// rows: control sequences, wide and joined characters, one long word, an
+/// empty command, a command of newlines alone. Nothing panics, nothing is
+/// drawn past the screen (the line above stays on its first row), no
+/// control sequence of the input acts (no title set, no raw ESC of it
+/// written), and where the choices in words would fit on one row of the
+/// screen, every choice key is on it.
+#[test]
+fn hostile_input_on_every_small_screen_stays_within_it() {
+    use crate::cli::requests::Kind;
+    let long = "x".repeat(300);
+    let commands = [
+        "\u{1b}]0;owned\u{7}rm -rf / \u{1b}[2J\u{1b}[H\u{9b}31m".to_owned(),
+        "👨‍👩‍👧‍👦日本語👨‍👩‍👧‍👦 ｗｉｄｅ 🇫🇷".repeat(4),
+        long,
+        String::new(),
+        "\n\n\n\n\n\n\n\n".to_owned(),
+        "\r\u{8}\u{8}\u{1b}P+q\u{1b}\\\u{202e}evil".to_owned(),
+    ];
+    for command in &commands {
+        let r = req(json!({"tool_name":"Bash",
+            "input":{"command": command, "description": command},
+            "description": command,
+            "permission_suggestions":[{"type":"addRules","behavior":"allow",
+                "destination":"localSettings",
+                "rules":[{"toolName":"Bash","ruleContent":"make:*"}]}]}));
+        for (width, height, reflows) in (1..=40usize)
+            .flat_map(|w| (3..=16usize).map(move |h| (w, h)))
+            .flat_map(|(w, h)| [(w, h, false), (w, h, true)])
+        {
+            {
+                let at = crate::cli::requests::Screen {
+                    style: Style::plain(),
+                    width,
+                    height,
+                    reflows,
+                };
+                let mut a = plain_approval(&r, super::drawn_width(&at));
+                let write = a.start(&at).write;
+                let size = format!("{command:?} at {width}x{height} ({reflows})");
+                // the input's own sequences never reach the terminal raw
+                for raw in ["\u{1b}]", "\u{1b}P", "\u{9b}", "\u{202e}", "\u{1b}[2J"] {
+                    assert!(!write.contains(raw), "{raw:?}: {size}: {write:?}");
+                }
+                let mut p = vt100::Parser::new(height as u16, width as u16, 0);
+                draw(&mut p, "^\n");
+                draw(&mut p, &write);
+                let rows: Vec<String> = p.screen().rows(0, width as u16).collect();
+                let size = format!("{size}: {rows:#?}");
+                assert_eq!(p.screen().title(), "", "{size}");
+                assert_eq!(rows[0], "^", "{size}");
+                if width >= 30 && height >= 8 {
+                    let keys = choice_keys(&rows);
+                    for key in ["y", "a", "p", "u", "n", "Enter"] {
+                        assert!(keys.iter().any(|k| k == key), "{key}: {size}");
+                    }
+                }
+            }
+        }
+    }
+}
