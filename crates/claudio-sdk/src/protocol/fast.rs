@@ -181,32 +181,15 @@ impl DeltaShape {
     /// If `line` has the shape: its text unescaped onto the end of `out`,
     /// true. Else false, `out` as it was.
     pub(crate) fn text_into(&self, line: &str, out: &mut String) -> bool {
-        let Some((middle, tail)) = self.cuts else {
-            return false;
-        };
         let before = out.len();
-        let mut p = Parser {
-            b: line.as_bytes(),
-            s: line,
-            i: 0,
-        };
-        let read = (|| {
-            p.lit(&self.bytes[..middle])?;
-            p.string_into(out)?;
-            p.lit(&self.bytes[middle..tail])?;
-            // the uuid: a plain string (one with an escape declines)
-            let end = p.i + special(&p.b[p.i..])?;
-            if p.b[end] != b'"' {
-                return None;
+        match self.shape_at(line, out) {
+            Some(end) if end == line.len() => true,
+            Some(_) => {
+                out.truncate(before);
+                false
             }
-            p.i = end + 1;
-            p.lit(&self.bytes[tail..])?;
-            (p.i == p.b.len()).then_some(())
-        })();
-        if read.is_none() {
-            out.truncate(before);
+            None => false,
         }
-        read.is_some()
     }
 
     /// [`DeltaShape::text_into`] for the line at the start of `text` (the
@@ -219,6 +202,22 @@ impl DeltaShape {
     /// reader splits it (the differential tests below); `None` leaves
     /// `out` as it was.
     pub(crate) fn text_into_next(&self, text: &str, out: &mut String) -> Option<(usize, usize)> {
+        let before = out.len();
+        let end = self.shape_at(text, out)?;
+        let taken = match text.as_bytes().get(end..) {
+            Some([b'\n', ..]) => Some((end, end + 1)),
+            Some([b'\r', b'\n', ..]) => Some((end, end + 2)),
+            _ => None,
+        };
+        if taken.is_none() {
+            out.truncate(before);
+        }
+        taken
+    }
+
+    /// The shape read at the start of `text`, its text unescaped onto the
+    /// end of `out`: where the shape ends. `None` leaves `out` as it was.
+    fn shape_at(&self, text: &str, out: &mut String) -> Option<usize> {
         let (middle, tail) = self.cuts?;
         let before = out.len();
         let mut p = Parser {
@@ -237,11 +236,7 @@ impl DeltaShape {
             }
             p.i = end + 1;
             p.lit(&self.bytes[tail..])?;
-            match p.b.get(p.i..)? {
-                [b'\n', ..] => Some((p.i, p.i + 1)),
-                [b'\r', b'\n', ..] => Some((p.i, p.i + 2)),
-                _ => None,
-            }
+            Some(p.i)
         })();
         if read.is_none() {
             out.truncate(before);
