@@ -192,13 +192,7 @@ impl Dialog {
         write.push_str(&format!("  {}\n", self.style.dim(how)));
         let done = match given {
             Some(result) => Done {
-                interrupt: matches!(
-                    result,
-                    PermissionResult::Deny {
-                        interrupt: true,
-                        ..
-                    }
-                ),
+                interrupt: stops_the_turn(&result),
                 result,
                 grant: None,
             },
@@ -209,6 +203,17 @@ impl Dialog {
             done: Some(done),
         }
     }
+}
+
+/// Whether an answer stops the turn ("no, and stop").
+pub(super) fn stops_the_turn(result: &PermissionResult) -> bool {
+    matches!(
+        result,
+        PermissionResult::Deny {
+            interrupt: true,
+            ..
+        }
+    )
 }
 
 #[cfg(test)]

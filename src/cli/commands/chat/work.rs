@@ -733,17 +733,9 @@ struct AfterReply {
 /// stop then interrupts the turn, or the requests held would wait for an
 /// end that never comes.
 fn after_reply(own: &PermissionResult, sent: bool, deck: Option<&PermissionResult>) -> AfterReply {
-    let stops = |r: &PermissionResult| {
-        matches!(
-            r,
-            PermissionResult::Deny {
-                interrupt: true,
-                ..
-            }
-        )
-    };
-    let hold = stops(own);
-    let interrupt = hold && !sent && deck.is_some_and(|d| !stops(d));
+    use super::dialog::stops_the_turn;
+    let hold = stops_the_turn(own);
+    let interrupt = hold && !sent && deck.is_some_and(|d| !stops_the_turn(d));
     AfterReply { hold, interrupt }
 }
 
