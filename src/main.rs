@@ -30,6 +30,19 @@ extern "C" fn main(
     std::process::exit(code);
 }
 
+/// `pow` of the C maths library, in Rust: its only callers (tokio's
+/// scheduler statistics, indicatif's rate estimate, neither shown) would
+/// otherwise load `libm.so` at every start, one more library for the
+/// loader to find, map and relocate for each status line. With this
+/// defined the program needs nothing of it, and the link leaves it out
+/// (`--as-needed`; tests/it/linking.rs checks it). The program's own code
+/// calls no maths function of the library.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+#[unsafe(no_mangle)]
+extern "C" fn pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
 /// What std's start does that the program relies on.
 #[cfg(unix)]
 fn start() {

@@ -173,6 +173,56 @@ fn the_unwinder_is_linked_in_and_the_relocations_packed() {
     }
 }
 
+/// The C maths library is not loaded: the program defines the one
+/// function of it its dependencies call (`pow`, src/main.rs), and its own
+/// code calls none (the regex prefilter's score is counted in whole
+/// numbers), so the link leaves `libm.so` out.
+#[test]
+fn the_maths_library_is_not_loaded() {
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) {
+        return;
+    }
+    let elf = Elf::read();
+    let sections = elf.sections();
+    let needed = elf.needed(&sections);
+    assert!(!needed.iter().any(|n| n.starts_with("libm.")), "{needed:?}");
+    assert!(
+        needed.iter().any(|n| n.starts_with("libc.so")),
+        "{needed:?}"
+    );
+}
+
+/// The program's `pow` (Rust's libm) gives the maths library's answers,
+/// to within a unit in the last place, where its callers use it: tokio's
+/// `(1 - 0.1)^polls` and indicatif's `0.1^(age / 15 s)`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_program_s_pow_is_the_maths_library_s() {
+    let close = |x: f64, y: f64| {
+        let (a, b) = (libm::pow(x, y), x.powf(y));
+        assert!(
+            a == b || (a.to_bits() as i64 - b.to_bits() as i64).abs() <= 1,
+            "pow({x}, {y}): {a} against {b}"
+        );
+    };
+    for polls in 0..=2000 {
+        close(0.9, f64::from(polls));
+    }
+    for ms in (0..=120_000).step_by(7) {
+        close(0.1, f64::from(ms) / 1000.0 / 15.0);
+    }
+    // the edges: 0, 1, infinities, NaN
+    for (x, y) in [
+        (0.0, 0.0),
+        (1.0, f64::NAN),
+        (0.9, f64::INFINITY),
+        (0.1, -0.0),
+    ] {
+        let (a, b) = (libm::pow(x, y), x.powf(y));
+        assert!(a == b || (a.is_nan() && b.is_nan()), "pow({x}, {y})");
+    }
+}
+
 #[test]
 fn the_program_starts_at_its_own_main_not_at_std_s_start() {
     // std's start (`std::rt::lang_start`, made for `fn main`) reads

@@ -36,7 +36,6 @@ use super::list::{candidates_in, parallel_map, project_folders, split_unreadable
 use super::usage_read::{stat_folder, RecentUsage};
 use super::Store;
 use rustix::fs::{AtFlags, Mode, OFlags};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// How far back the kept answer holds the transcripts: what was last
@@ -50,8 +49,6 @@ pub const FULL_CHECK_MS: i64 = 60 * 1000;
 /// A folder's time within this of the moment it was read is not kept (see
 /// the module's text): the clock the kernel dates files by is coarse.
 const RACY_MS: i64 = 2000;
-/// The kept file's format; another is not read.
-const VERSION: u32 = 1;
 /// The kept file's name, in the usage index's folder.
 const FILE: &str = "recent-usage";
 /// The usage index of the recent transcripts alone, beside it: loading
@@ -63,9 +60,9 @@ const MAX_KEPT: u64 = 64 << 20;
 /// A folder's time: seconds and nanoseconds since the epoch.
 type Stamp = (i64, i64);
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What is kept between calls (its bytes: [`format`]).
+#[derive(Debug, Clone, PartialEq)]
 struct Kept {
-    version: u32,
     /// The projects folder this is of.
     projects: PathBuf,
     /// When every transcript was last looked at (ms).
@@ -79,14 +76,13 @@ struct Kept {
     /// check: a CLI that moved to another session (`/resume`, `/clear`)
     /// changes its entry, not the registry folder's time, and the session
     /// it left may have been written since, unseen.
-    #[serde(default)]
     named: Option<Vec<String>>,
     folders: Vec<KeptFolder>,
     /// Links in the projects folder passed over, and why.
     passed: Vec<(PathBuf, String)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 struct KeptFolder {
     path: PathBuf,
     /// Its time when listed; `None`: racy, list it again.
@@ -99,11 +95,10 @@ struct KeptFolder {
     /// Running sessions whose transcript here, if any, is among `files`:
     /// while the folder's time stays (no name made or removed in it), one
     /// of them not among `files` is not here, and is not looked for again.
-    #[serde(default)]
     looked_for: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 struct KeptFile {
     id: String,
     side: bool,
@@ -223,7 +218,6 @@ fn full(projects: &Path, registry: &Path, now: i64, current: Option<&Path>) -> S
     running.extend(current_id(projects, current));
     let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &running));
     Ok(Kept {
-        version: VERSION,
         projects: projects.to_path_buf(),
         full_at: now,
         root: settled(root, now),
@@ -406,25 +400,27 @@ pub(crate) fn recent_kept(
 ) -> StoreResult<RecentUsage> {
     let projects = store.projects_dir();
     let registry = store.config_dir().join("sessions");
-    let kept = file
-        .and_then(|f| super::cache_file::read_private(f, MAX_KEPT))
-        .and_then(|b| serde_json::from_slice::<Kept>(&b).ok())
-        .filter(|k| k.version == VERSION && k.projects == projects);
-    let (kept, changed) = match kept {
+    let bytes = file.and_then(|f| super::cache_file::read_private(f, MAX_KEPT));
+    let kept = bytes
+        .as_deref()
+        .and_then(format::decode)
+        .filter(|k| k.projects == projects);
+    let kept = match kept {
         Some(mut k) => {
-            let before = k.clone();
             if k.refresh(&registry, now, current) {
-                let changed = k != before;
-                (k, changed)
+                k
             } else {
-                (full(&projects, &registry, now, current)?, true)
+                full(&projects, &registry, now, current)?
             }
         }
-        None => (full(&projects, &registry, now, current)?, true),
+        None => full(&projects, &registry, now, current)?,
     };
-    if let (true, Some(f)) = (changed, file) {
-        if let Ok(bytes) = serde_json::to_vec(&kept) {
-            let _ = super::cache_file::write_private(f, &bytes);
+    if let Some(f) = file {
+        // written again when it changed (the bytes of a kept answer are
+        // its own: another answer, other bytes)
+        let new = format::encode(&kept);
+        if bytes.as_deref() != Some(new.as_slice()) {
+            let _ = super::cache_file::write_private(f, &new);
         }
     }
     let answer = kept.answer();
@@ -469,5 +465,6 @@ impl Store {
     }
 }
 
+mod format;
 #[cfg(test)]
 mod tests;

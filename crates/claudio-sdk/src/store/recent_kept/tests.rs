@@ -194,6 +194,23 @@ impl World {
         self.date(&reg);
     }
 
+    /// The kept file damaged, by `n`: cut at a byte, a bit of a byte
+    /// changed, or written as the JSON of the format before (which names
+    /// no transcript: if it were read, a kept transcript would be missed).
+    fn damage(&mut self, n: usize) {
+        let Ok(mut bytes) = std::fs::read(&self.kept) else {
+            return;
+        };
+        let at = n / 3 % bytes.len().max(1);
+        match n % 3 {
+            _ if bytes.is_empty() => {}
+            0 => bytes.truncate(at),
+            1 => bytes[at] ^= 1 << (n / 3 % 8),
+            _ => bytes = old_json(&self.store.projects_dir(), self.now),
+        }
+        std::fs::write(&self.kept, bytes).unwrap();
+    }
+
     /// The kept answer and a full one agree, for every time since the horizon.
     fn check(&self, current: Option<&Path>) -> Result<(), TestCaseError> {
         let fast = recent_kept(&self.store, Some(&self.kept), self.now, current).unwrap();
@@ -223,6 +240,9 @@ enum Op {
     End(usize),
     /// The clock moves on (ms), or back.
     Clock(i64),
+    /// The kept file is cut, has a byte changed, or is replaced by one of
+    /// another format (see [`World::damage`]).
+    Damage(usize),
     Check,
 }
 
@@ -242,6 +262,7 @@ fn op() -> impl Strategy<Value = Op> {
             Just(-1), Just(-3_600_000),
         ].prop_map(Op::Clock),
         4 => Just(Op::Check),
+        1 => any::<usize>().prop_map(Op::Damage),
     ]
 }
 
@@ -272,6 +293,7 @@ fn play(ops: &[Op], current: Option<usize>) -> Result<(), TestCaseError> {
             Op::Register(n) => w.register(n),
             Op::Switch(k, n) => w.switch(k, n),
             Op::End(k) => w.end(k),
+            Op::Damage(n) => w.damage(n),
             Op::Clock(d) => {
                 w.now += d;
                 // a clock set back is seen by the next call (a change
@@ -445,4 +467,155 @@ fn a_session_named_after_the_listing_is_looked_for() {
     w.check(Some(&current)).unwrap();
     w.append(0, Some(&current));
     w.check(Some(&current)).unwrap();
+}
+
+/// A kept file of format 1 (JSON) that says nothing changed since `now`
+/// and that no folder holds a transcript.
+fn old_json(projects: &Path, now: i64) -> Vec<u8> {
+    serde_json::json!({"version": 1, "projects": projects, "full_at": now,
+        "root": [0, 0], "registry": [0, 0], "named": [], "folders": [], "passed": []})
+    .to_string()
+    .into_bytes()
+}
+
+fn stamp_strategy() -> impl Strategy<Value = Option<Stamp>> {
+    proptest::option::of(prop_oneof![
+        Just(MISSING),
+        (any::<i64>(), 0..1_000_000_000i64)
+    ])
+}
+
+fn path_strategy() -> impl Strategy<Value = PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    proptest::collection::vec(any::<u8>(), 0..12)
+        .prop_map(|b| PathBuf::from(std::ffi::OsStr::from_bytes(&b)))
+}
+
+fn text_strategy() -> impl Strategy<Value = String> {
+    "\\PC{0,8}"
+}
+
+fn kept_strategy() -> impl Strategy<Value = Kept> {
+    let file = (
+        text_strategy(),
+        any::<bool>(),
+        proptest::option::of(any::<i64>()),
+        any::<u64>(),
+    )
+        .prop_map(|(id, side, at, cost)| KeptFile { id, side, at, cost });
+    let folder = (
+        path_strategy(),
+        stamp_strategy(),
+        proptest::option::of(text_strategy()),
+        proptest::collection::vec(file, 0..4),
+        proptest::collection::vec(text_strategy(), 0..3),
+    )
+        .prop_map(|(path, stamp, unreadable, files, looked_for)| KeptFolder {
+            path,
+            stamp,
+            unreadable,
+            files,
+            looked_for,
+        });
+    (
+        path_strategy(),
+        any::<i64>(),
+        stamp_strategy(),
+        stamp_strategy(),
+        proptest::option::of(proptest::collection::vec(text_strategy(), 0..3)),
+        proptest::collection::vec(folder, 0..4),
+        proptest::collection::vec((path_strategy(), text_strategy()), 0..3),
+    )
+        .prop_map(
+            |(projects, full_at, root, registry, named, folders, passed)| Kept {
+                projects,
+                full_at,
+                root,
+                registry,
+                named,
+                folders,
+                passed,
+            },
+        )
+}
+
+/// `body` with its checksum after it: a whole file, whatever it says.
+fn summed(mut body: Vec<u8>) -> Vec<u8> {
+    let sum = crate::store::usage_index::record::checksum(&body);
+    body.extend_from_slice(&sum.to_le_bytes());
+    body
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A kept answer's bytes are read back as it was, and no shorter run of
+    /// them, nor one with a bit changed, is read at all.
+    #[test]
+    fn kept_bytes_are_read_back_whole_or_not_at_all(k in kept_strategy(), at in any::<usize>(),
+                                                    bit in 0..8u32) {
+        let bytes = format::encode(&k);
+        prop_assert_eq!(format::decode(&bytes), Some(k));
+        let n = at % bytes.len();
+        prop_assert_eq!(format::decode(&bytes[..n]), None);
+        let mut changed = bytes.clone();
+        changed[n] ^= 1 << bit;
+        prop_assert_eq!(format::decode(&changed), None);
+    }
+}
+
+/// Whole files (their checksum right) that are of another format, build
+/// or store, or hold a byte out of range or bytes too many, are not read.
+#[test]
+fn a_kept_file_of_another_format_or_build_is_not_read() {
+    let mut w = World::new();
+    w.new_folder(0);
+    w.new_file(0, 1);
+    w.now += RACY_MS + 1;
+    w.check(None).unwrap();
+    let bytes = std::fs::read(&w.kept).unwrap();
+    let kept = format::decode(&bytes).expect("a kept file of this build");
+    assert_eq!(kept.folders[0].files.len(), 1);
+    let body = &bytes[..bytes.len() - 8];
+    assert_eq!(summed(body.to_vec()), bytes);
+    // the header: magic (16), format (4), the build's length (8) and text
+    let build = env!("CARGO_PKG_VERSION");
+    assert_eq!(&body[28..28 + build.len()], build.as_bytes());
+    let edit = |f: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = body.to_vec();
+        f(&mut b);
+        format::decode(&summed(b))
+    };
+    assert_eq!(edit(&|_| {}), Some(kept.clone()));
+    // another magic, another format
+    assert_eq!(edit(&|b| b[0] = b'C'), None);
+    assert_eq!(edit(&|b| b[16] += 1), None);
+    // another build (a version of another length)
+    let other = edit(&|b| {
+        let rest = b.split_off(20 + 8 + build.len());
+        b.truncate(20);
+        let v = b"0.0.0-another";
+        b.extend_from_slice(&(v.len() as u64).to_le_bytes());
+        b.extend_from_slice(v);
+        b.extend_from_slice(&rest);
+    });
+    assert_eq!(other, None);
+    // a byte too many; an option's tag out of range (the projects folder's
+    // time, after the projects folder and the time of the full check)
+    assert_eq!(edit(&|b| b.push(0)), None);
+    let tag = 28 + build.len() + 8 + kept.projects.as_os_str().len() + 8;
+    assert_eq!(body[tag], 1, "the root's time is kept");
+    assert_eq!(edit(&|b| b[tag] = 2), None);
+    // the JSON of format 1 is not read, and its answer is not taken:
+    // the file is made anew
+    std::fs::write(&w.kept, old_json(&w.store.projects_dir(), w.now)).unwrap();
+    w.check(None).unwrap();
+    assert!(format::decode(&std::fs::read(&w.kept).unwrap()).is_some());
+    // a kept file of another store is not read either
+    let mut elsewhere = kept;
+    elsewhere.projects = PathBuf::from("/elsewhere/projects");
+    std::fs::write(&w.kept, format::encode(&elsewhere)).unwrap();
+    w.check(None).unwrap();
+    let again = format::decode(&std::fs::read(&w.kept).unwrap()).unwrap();
+    assert_eq!(again.projects, w.store.projects_dir());
 }

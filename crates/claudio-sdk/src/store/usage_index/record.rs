@@ -81,7 +81,7 @@ pub(super) struct Head {
 
 /// A 64-bit checksum (not a defence against anyone: against a torn write
 /// or a changed file).
-pub(super) fn checksum(b: &[u8]) -> u64 {
+pub(in crate::store) fn checksum(b: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (b.len() as u64).wrapping_mul(K);
     let mut words = b.chunks_exact(8);

@@ -43,6 +43,23 @@ pub fn regex_pattern(find: MatchFn, hir: Option<&Hir>, tools: bool) -> Pattern {
 /// Byte strings one of which every match of `hir` contains (none: the
 /// regex matches nothing), or `None` when no good set was found.
 pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let seqs = candidate_sets(hir);
+    // the first of the best: prefixes before suffixes before inner literals
+    let mut best: Option<(Chance, &Seq)> = None;
+    for seq in &seqs {
+        if let Some(chance) = chance(seq) {
+            if best.is_none_or(|(b, _)| chance.less(&b)) {
+                best = Some((chance, seq));
+            }
+        }
+    }
+    best.and_then(|(_, s)| s.literals())
+        .map(|lits| lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+}
+
+/// The sets of literals tried, in order of preference: the prefixes, the
+/// suffixes, the prefixes of each tail of a top-level concatenation.
+fn candidate_sets(hir: &Hir) -> Vec<Seq> {
     let mut seqs = vec![prefixes(hir), suffixes(hir)];
     let mut top = hir;
     while let HirKind::Capture(c) = top.kind() {
@@ -54,17 +71,7 @@ pub fn required_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
             seqs.push(prefixes(&Hir::concat(subs[i..].to_vec())));
         }
     }
-    // the first of the best: prefixes before suffixes before inner literals
-    let mut best: Option<(f64, &Seq)> = None;
-    for seq in &seqs {
-        if let Some(score) = score(seq) {
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, seq));
-            }
-        }
-    }
-    best.and_then(|(_, s)| s.literals())
-        .map(|lits| lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+    seqs
 }
 
 /// Literals that every match starts with.
@@ -81,42 +88,74 @@ fn suffixes(hir: &Hir) -> Seq {
     seq
 }
 
-/// How well a set filters, higher is better: about how many bits of
-/// surprise an occurrence of one of its literals carries, so that a set
-/// found once in a million bytes beats one found in every line (` the `).
-/// `None` for a set that cannot filter (infinite, or with an empty
-/// literal) or is too big.
-fn score(seq: &Seq) -> Option<f64> {
+/// How often one of a set's literals occurs, the lower the better a filter:
+/// the sum of each literal's chance, 2 to the minus the bits of surprise
+/// its bytes carry (at most 48), so that a set found once in a million
+/// bytes beats one found in every line (` the `). Counted exactly, in
+/// whole numbers (no floating point, whose `exp2` and `log2` are the
+/// maths library's: the program needs none): times 2^49, a sum of
+/// `whole + root·√2`, the bits being whole or half. `None` for a set that
+/// cannot filter (infinite, or with an empty literal) or is too big.
+fn chance(seq: &Seq) -> Option<Chance> {
     let lits = seq.literals()?;
-    if lits.is_empty() {
-        return Some(f64::INFINITY); // nothing matches
-    }
     if lits.len() > MAX_LITERALS || lits.iter().any(|l| l.as_bytes().is_empty()) {
         return None;
     }
-    // how often any of them occurs: the sum of each one's chance
-    let chance: f64 = lits
-        .iter()
-        .map(|l| {
-            let bits: f64 = l.as_bytes().iter().map(|b| rarity(*b)).sum();
-            (-bits.min(48.0)).exp2()
-        })
-        .sum();
-    Some(-chance.log2())
+    // none: nothing matches, a chance of 0
+    let mut sum = Chance::default();
+    for l in lits {
+        let halves = l.as_bytes().iter().map(|b| rarity(*b));
+        let halves = halves.fold(0u32, u32::saturating_add).min(2 * MAX_BITS);
+        // 2^-(halves/2) × 2^49: 2^(49 - halves/2), or for an odd count
+        // 2^(49 - (halves+1)/2) × √2
+        if halves % 2 == 0 {
+            sum.whole += 1 << (MAX_BITS + 1 - halves / 2);
+        } else {
+            sum.root += 1 << (MAX_BITS + 1 - halves.div_ceil(2));
+        }
+    }
+    Some(sum)
 }
 
-/// About how rare a byte is in a transcript, in bits (minus the base-2
-/// log of its frequency): English text, code, JSON keys, ids and times.
-fn rarity(b: u8) -> f64 {
+/// The most bits of surprise a literal counts for.
+const MAX_BITS: u32 = 48;
+
+/// A set's chance times 2^49: `whole + root·√2` (each at most 64 × 2^49).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Chance {
+    whole: u64,
+    root: u64,
+}
+
+impl Chance {
+    /// Whether this is the smaller chance, exactly: `a + b√2 < c + d√2`
+    /// is `a - c < (d - b)√2`, decided by the signs and then the squares
+    /// (below 2^113: no overflow).
+    fn less(&self, other: &Chance) -> bool {
+        let p = i128::from(self.whole) - i128::from(other.whole);
+        let q = i128::from(other.root) - i128::from(self.root);
+        match (p < 0, q < 0) {
+            (true, false) => true,
+            (false, true) => false,
+            (false, false) => p * p < 2 * q * q,
+            (true, true) => p * p > 2 * q * q,
+        }
+    }
+}
+
+/// About how rare a byte is in a transcript, in half bits (minus twice the
+/// base-2 log of its frequency): English text, code, JSON keys, ids and
+/// times.
+fn rarity(b: u8) -> u32 {
     match b {
-        b' ' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' | b'"' => 4.0,
-        b'h' | b'l' | b'd' | b'c' | b'u' | b'm' | b'p' | b':' | b',' | b'0'..=b'9' => 5.5,
-        b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'.' | b'-' | b'_' | b'/' | b'\\' => 7.0,
-        b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'=' | b'\'' => 7.0,
-        b'k' | b'x' | b'A'..=b'Z' => 9.0,
-        b'j' | b'q' | b'z' => 11.0,
-        0x80.. => 10.0,
-        _ => 9.0,
+        b' ' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' | b'"' => 8,
+        b'h' | b'l' | b'd' | b'c' | b'u' | b'm' | b'p' | b':' | b',' | b'0'..=b'9' => 11,
+        b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'.' | b'-' | b'_' | b'/' | b'\\' => 14,
+        b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'=' | b'\'' => 14,
+        b'k' | b'x' | b'A'..=b'Z' => 18,
+        b'j' | b'q' | b'z' => 22,
+        0x80.. => 20,
+        _ => 18,
     }
 }
 

@@ -462,3 +462,154 @@ fn a_regex_s_literals_are_looked_for_in_the_raw_bytes() {
     assert_eq!(pat(r"\w+\s", false), "Scan(..)");
     assert_eq!(pat(r"^\w+", false), "Custom(..)");
 }
+
+/// The score the sets were chosen by before (floating point, the maths
+/// library's `exp2` and `log2`), higher is better: the reference the exact
+/// [`Chance`] is checked against.
+fn float_score(seq: &Seq) -> Option<f64> {
+    let lits = seq.literals()?;
+    if lits.is_empty() {
+        return Some(f64::INFINITY);
+    }
+    if lits.len() > MAX_LITERALS || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    let chance: f64 = lits
+        .iter()
+        .map(|l| {
+            let bits: f64 = l
+                .as_bytes()
+                .iter()
+                .map(|b| f64::from(rarity(*b)) / 2.0)
+                .sum();
+            (-bits.min(48.0)).exp2()
+        })
+        .sum();
+    Some(-chance.log2())
+}
+
+/// The exact chance as a float, to compare with the old one's.
+fn as_float(c: Chance) -> f64 {
+    (c.whole as f64 + c.root as f64 * std::f64::consts::SQRT_2) / 2f64.powi(49)
+}
+
+fn seq_of(lits: &[Vec<u8>]) -> Seq {
+    Seq::new(lits.iter().map(|l| l.as_slice()))
+}
+
+/// Whether two old scores are so close that floating point's rounding, not
+/// the bytes' rarity, ordered them.
+fn near_tie(a: f64, b: f64) -> bool {
+    a == b
+        || (a.is_finite()
+            && b.is_finite()
+            && (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0))
+}
+
+#[test]
+fn one_literal_s_chance_is_the_old_exp2() {
+    // every literal of up to six bytes of each rarity (4, 5.5, 7, 9, 10
+    // and 11 bits), past the cap of 48 bits: its chance is 2^-(bits), as
+    // the maths library's exp2 gave it, to the bit
+    let classes = [b'e', b'h', b'f', b'k', 0x80, b'j'];
+    let mut seen = std::collections::BTreeSet::new();
+    for len in 1..=6u32 {
+        for n in 0..6usize.pow(len) {
+            let lit: Vec<u8> = (0..len).map(|i| classes[n / 6usize.pow(i) % 6]).collect();
+            let exact = as_float(chance(&seq_of(std::slice::from_ref(&lit))).unwrap());
+            let bits: f64 = lit.iter().map(|b| f64::from(rarity(*b)) / 2.0).sum();
+            let old = (-bits.min(48.0)).exp2();
+            assert_eq!(exact.to_bits(), old.to_bits(), "{lit:?}");
+            seen.insert(rarity_sum(&lit));
+        }
+    }
+    // whole and half bits, under and over the cap
+    assert!(seen.contains(&8) && seen.contains(&11) && seen.contains(&95));
+    assert!(seen.contains(&96) && seen.contains(&97) && seen.contains(&132));
+}
+
+fn rarity_sum(lit: &[u8]) -> u32 {
+    lit.iter().map(|b| rarity(*b)).sum()
+}
+
+#[test]
+fn chances_compare_exactly() {
+    let c = |whole, root| Chance { whole, root };
+    // 1 + √2 against 2 + √2 / 2-ish: √2 ≈ 1.41421356
+    assert!(c(1, 1).less(&c(3, 0))); // 2.414 < 3
+    assert!(!c(3, 0).less(&c(1, 1)));
+    assert!(c(0, 7).less(&c(10, 0))); // 9.899 < 10
+    assert!(!c(0, 8).less(&c(11, 0))); // 11.31 > 11
+    assert!(c(11, 0).less(&c(0, 8)));
+    assert!(!c(5, 5).less(&c(5, 5)));
+    assert!(c(0, 0).less(&c(1, 0)));
+    // the largest: 64 literals of 2^49 each, either way
+    let big = 64u64 << 49;
+    assert!(c(big - 1, big).less(&c(big, big)));
+    assert!(c(0, big - 1).less(&c(0, big)));
+    assert!(c(big, 0).less(&c(0, big)));
+}
+
+fn literal_strategy() -> impl Strategy<Value = Vec<u8>> {
+    let bytes = prop::sample::select(&b"etahd.-_{kxQjqz\x01\xc3\xa9 "[..]);
+    prop::collection::vec(bytes, 0..9)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The exact chance orders two sets of literals as the old score did,
+    /// but where the old scores tied to within floating point's rounding.
+    #[test]
+    fn the_exact_chance_orders_sets_as_the_old_score(
+        a in prop::collection::vec(literal_strategy(), 0..70),
+        b in prop::collection::vec(literal_strategy(), 0..70),
+    ) {
+        let (a, b) = (seq_of(&a), seq_of(&b));
+        let (old_a, old_b) = (float_score(&a), float_score(&b));
+        let (new_a, new_b) = (chance(&a), chance(&b));
+        prop_assert_eq!(old_a.is_some(), new_a.is_some());
+        prop_assert_eq!(old_b.is_some(), new_b.is_some());
+        if let (Some(oa), Some(ob), Some(na), Some(nb)) = (old_a, old_b, new_a, new_b) {
+            if !near_tie(oa, ob) {
+                prop_assert_eq!(oa > ob, na.less(&nb), "{} {} {:?} {:?}", oa, ob, na, nb);
+                prop_assert_eq!(ob > oa, nb.less(&na));
+            }
+        }
+    }
+
+    /// A regex's literals are the set the old score chose, but where two
+    /// sets' old scores tied to within floating point's rounding.
+    #[test]
+    fn a_regex_s_literals_are_the_old_score_s_choice(
+        (pattern, _) in regex_strategy(),
+        ignore_case in any::<bool>(),
+    ) {
+        let Some((_, hir)) = regex_of(&pattern, ignore_case) else {
+            return Ok(());
+        };
+        let seqs = candidate_sets(&hir);
+        let mut old: Option<(f64, &Seq)> = None;
+        for seq in &seqs {
+            if let Some(score) = float_score(seq) {
+                if old.is_none_or(|(b, _)| score > b) {
+                    old = Some((score, seq));
+                }
+            }
+        }
+        let lits = |s: &Seq| s.literals().map(|l| l.iter().map(|l| l.as_bytes().to_vec()).collect::<Vec<_>>());
+        let old_lits = old.and_then(|(_, s)| lits(s));
+        let new = required_literals(&hir);
+        if new != old_lits {
+            // another set only where the old scores were a tie
+            let score_of = |l: &Option<Vec<Vec<u8>>>| {
+                seqs.iter().find(|s| &lits(s) == l).and_then(float_score)
+            };
+            let (o, n) = (score_of(&old_lits), score_of(&new));
+            prop_assert!(
+                matches!((o, n), (Some(o), Some(n)) if near_tie(o, n)),
+                "{}: {:?} chose {:?}, the old score {:?}", pattern, o, n, old_lits
+            );
+        }
+    }
+}

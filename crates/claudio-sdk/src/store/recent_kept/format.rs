@@ -1,0 +1,272 @@
+//! The kept file's bytes: a header (magic, format, the build that wrote
+//! it), the fields in order, and a checksum of all that. A status line
+//! reads it at every call: decoding it is a walk over the bytes, with no
+//! text to parse (as JSON it was a sixth of a warm line's instructions).
+//!
+//! A file that is cut, changed, of another format or written by another
+//! build is `None`, as if nothing were kept: the caller then looks at
+//! every transcript again and writes a new one. So is one with a byte of
+//! any field out of its range, or bytes left over.
+//!
+//! Integers are little-endian, lengths and counts `u64`; a text is its
+//! length and its UTF-8 bytes, a path its length and its bytes; an
+//! optional value a byte (0: none, 1: some) and the value.
+
+use super::{Kept, KeptFile, KeptFolder, Stamp};
+use crate::store::usage_index::record::checksum;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 16] = b"claudio recent\n\0";
+/// The format: 2 since it is this one (1 was JSON, never read now).
+const FORMAT: u32 = 2;
+/// The build that writes it: a file of another is not read (what a field
+/// means may have changed with it).
+const BUILD: &str = env!("CARGO_PKG_VERSION");
+
+/// The kept answer's bytes.
+pub(super) fn encode(k: &Kept) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(4096));
+    w.0.extend_from_slice(MAGIC);
+    w.0.extend_from_slice(&FORMAT.to_le_bytes());
+    w.text(BUILD);
+    w.path(&k.projects);
+    w.i64(k.full_at);
+    w.stamp(k.root);
+    w.stamp(k.registry);
+    match &k.named {
+        None => w.u8(0),
+        Some(ids) => {
+            w.u8(1);
+            w.texts(ids);
+        }
+    }
+    w.len(k.folders.len());
+    for f in &k.folders {
+        w.path(&f.path);
+        w.stamp(f.stamp);
+        match &f.unreadable {
+            None => w.u8(0),
+            Some(why) => {
+                w.u8(1);
+                w.text(why);
+            }
+        }
+        w.len(f.files.len());
+        for file in &f.files {
+            w.text(&file.id);
+            w.u8(u8::from(file.side));
+            match file.at {
+                None => w.u8(0),
+                Some(at) => {
+                    w.u8(1);
+                    w.i64(at);
+                }
+            }
+            w.0.extend_from_slice(&file.cost.to_le_bytes());
+        }
+        w.texts(&f.looked_for);
+    }
+    w.len(k.passed.len());
+    for (path, why) in &k.passed {
+        w.path(path);
+        w.text(why);
+    }
+    let sum = checksum(&w.0);
+    w.0.extend_from_slice(&sum.to_le_bytes());
+    w.0
+}
+
+/// The kept answer of `bytes`, when they are a whole file of this format
+/// and build.
+pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
+    let (body, sum) = bytes.split_last_chunk::<8>()?;
+    if u64::from_le_bytes(*sum) != checksum(body) {
+        return None;
+    }
+    let mut r = Reader(body);
+    if r.take(MAGIC.len())? != MAGIC || r.u32()? != FORMAT || r.text()? != BUILD {
+        return None;
+    }
+    let projects = r.path()?;
+    let full_at = r.i64()?;
+    let root = r.stamp()?;
+    let registry = r.stamp()?;
+    let named = match r.u8()? {
+        0 => None,
+        1 => Some(r.texts()?),
+        _ => return None,
+    };
+    let n = r.len()?;
+    let mut folders = Vec::with_capacity(n.min(r.0.len()));
+    for _ in 0..n {
+        let path = r.path()?;
+        let stamp = r.stamp()?;
+        let unreadable = match r.u8()? {
+            0 => None,
+            1 => Some(r.text()?.to_owned()),
+            _ => return None,
+        };
+        let n = r.len()?;
+        let mut files = Vec::with_capacity(n.min(r.0.len()));
+        for _ in 0..n {
+            let id = r.text()?.to_owned();
+            let side = match r.u8()? {
+                0 => false,
+                1 => true,
+                _ => return None,
+            };
+            let at = match r.u8()? {
+                0 => None,
+                1 => Some(r.i64()?),
+                _ => return None,
+            };
+            let cost = r.u64()?;
+            files.push(KeptFile { id, side, at, cost });
+        }
+        let looked_for = r.texts()?;
+        folders.push(KeptFolder {
+            path,
+            stamp,
+            unreadable,
+            files,
+            looked_for,
+        });
+    }
+    let n = r.len()?;
+    let mut passed = Vec::with_capacity(n.min(r.0.len()));
+    for _ in 0..n {
+        passed.push((r.path()?, r.text()?.to_owned()));
+    }
+    // every byte is of a field
+    if !r.0.is_empty() {
+        return None;
+    }
+    Some(Kept {
+        projects,
+        full_at,
+        root,
+        registry,
+        named,
+        folders,
+        passed,
+    })
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+
+    fn i64(&mut self, v: i64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    fn len(&mut self, n: usize) {
+        self.0.extend_from_slice(&(n as u64).to_le_bytes());
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.len(b.len());
+        self.0.extend_from_slice(b);
+    }
+
+    fn text(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+
+    fn texts(&mut self, all: &[String]) {
+        self.len(all.len());
+        for s in all {
+            self.text(s);
+        }
+    }
+
+    fn path(&mut self, p: &Path) {
+        self.bytes(p.as_os_str().as_bytes());
+    }
+
+    fn stamp(&mut self, s: Option<Stamp>) {
+        match s {
+            None => self.u8(0),
+            Some((secs, ns)) => {
+                self.u8(1);
+                self.i64(secs);
+                self.i64(ns);
+            }
+        }
+    }
+}
+
+/// The bytes not read yet.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.array::<1>()?[0])
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.array()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.array()?))
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.array()?))
+    }
+
+    fn len(&mut self) -> Option<usize> {
+        usize::try_from(self.u64()?).ok()
+    }
+
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.len()?;
+        self.take(n)
+    }
+
+    fn text(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    fn texts(&mut self) -> Option<Vec<String>> {
+        let n = self.len()?;
+        let mut all = Vec::with_capacity(n.min(self.0.len()));
+        for _ in 0..n {
+            all.push(self.text()?.to_owned());
+        }
+        Some(all)
+    }
+
+    fn path(&mut self) -> Option<PathBuf> {
+        Some(PathBuf::from(OsStr::from_bytes(self.bytes()?)))
+    }
+
+    fn stamp(&mut self) -> Option<Option<Stamp>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some((self.i64()?, self.i64()?))),
+            _ => None,
+        }
+    }
+}
