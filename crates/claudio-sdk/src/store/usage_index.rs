@@ -378,6 +378,15 @@ impl Index {
             Some((at, (head, tail), u, p)) => (at, Capture::seeded(at, head, tail), Some(u), p),
             None => (0, Capture::seeded(0, Vec::new(), Vec::new()), None, prompts),
         };
+        // the middle sample: taken from the blocks as they are read, or,
+        // when it starts before where the read starts, read before it (a
+        // change after that only makes it not match next time)
+        let mid_at = mid_start(key.size);
+        let mid_before = match mid_at {
+            Some(m) if m < from => mid_sample(&file, key.size),
+            _ => None,
+        };
+        cap.mid_at = mid_at.filter(|&m| m >= from);
         #[cfg(test)]
         {
             let mut c = Self::lock(&self.counts);
@@ -387,13 +396,10 @@ impl Index {
                 c.0 += 1
             }
         }
-        // the middle sample, taken before the read (a change after it only
-        // makes it not match next time)
-        let mid = mid_sample(&file, key.size);
         let t = Transcript::from_parts(Box::new(file), meta, path);
         let (u, _) = super::usage::scan_usage(t, count_prompts, carried, |b| cap.block(from, b))?;
         let resumable = cap.contiguous && cap.boundary == cap.next;
-        let (mid_at, mid_sum) = match mid {
+        let (mid_at, mid_sum) = match mid_before.or_else(|| cap.mid_sample()) {
             Some((at, sum)) if resumable && at + EDGE as u64 <= cap.boundary => (at, sum),
             _ => (NOT_RESUMABLE, 0),
         };
@@ -560,15 +566,19 @@ fn edges(file: &File, h: &Head) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((head, tail))
 }
 
-/// Where the middle sample of a file of `size` bytes starts, and the
-/// checksum of its [`EDGE`] bytes; `None` for a file whose first and last
-/// [`EDGE`] bytes leave less than that between them.
-fn mid_sample(file: &File, size: u64) -> Option<(u64, u64)> {
+/// Where the middle sample of a file of `size` bytes starts; `None` for
+/// a file whose first and last [`EDGE`] bytes leave less than [`EDGE`]
+/// between them.
+fn mid_start(size: u64) -> Option<u64> {
     let e = EDGE as u64;
-    if size < 3 * e {
-        return None;
-    }
-    let at = size / 2 - e / 2;
+    (size >= 3 * e).then(|| size / 2 - e / 2)
+}
+
+/// Where the middle sample of a file of `size` bytes starts
+/// ([`mid_start`]), and the checksum of its [`EDGE`] bytes, read from
+/// `file`.
+fn mid_sample(file: &File, size: u64) -> Option<(u64, u64)> {
+    let at = mid_start(size)?;
     let mut mid = vec![0u8; EDGE];
     file.read_exact_at(&mut mid, at).ok()?;
     Some((at, edge_sum(&mid)))
@@ -585,6 +595,11 @@ struct Capture {
     next: u64,
     /// No bytes were passed over (a line too long to be read).
     contiguous: bool,
+    /// Where the middle sample starts (a file offset), when it is taken
+    /// from the blocks read ([`mid_start`]).
+    mid_at: Option<u64>,
+    /// The middle sample's bytes, as far as they were read.
+    mid: Vec<u8>,
 }
 
 impl Capture {
@@ -595,7 +610,17 @@ impl Capture {
             boundary: at,
             next: at,
             contiguous: true,
+            mid_at: None,
+            mid: Vec::new(),
         }
+    }
+
+    /// The middle sample taken from the blocks: where it starts and the
+    /// checksum of its [`EDGE`] bytes, when all of them were read, one
+    /// block after another from where it starts.
+    fn mid_sample(&self) -> Option<(u64, u64)> {
+        let at = self.mid_at?;
+        (self.contiguous && self.mid.len() == EDGE).then(|| (at, edge_sum(&self.mid)))
     }
 
     /// Take in a block read from `from` + its offset.
@@ -606,6 +631,15 @@ impl Capture {
         }
         let bytes = b.bytes;
         self.next = at + bytes.len() as u64;
+        if let Some(m) = self.mid_at {
+            // the sample's next byte, if this block holds it
+            let want = m + self.mid.len() as u64;
+            if self.contiguous && self.mid.len() < EDGE && (at..self.next).contains(&want) {
+                let from = (want - at) as usize;
+                let to = bytes.len().min(from + (EDGE - self.mid.len()));
+                self.mid.extend_from_slice(&bytes[from..to]);
+            }
+        }
         if self.contiguous && (self.head.len() as u64) == at.min(EDGE as u64) {
             let want = EDGE.saturating_sub(self.head.len()).min(bytes.len());
             self.head.extend_from_slice(&bytes[..want]);

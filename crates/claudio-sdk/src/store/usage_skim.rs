@@ -187,7 +187,7 @@ impl<'a> Skim<'a> {
 /// Read `line` (a transcript line, its newline removed); `None` when it
 /// is not a line this reading is sure of.
 pub(super) fn skim(line: &[u8]) -> Option<Skim<'_>> {
-    let mut p = P { b: line, i: 0 };
+    let mut p = P::new(line);
     if p.ws()? != b'{' {
         return None; // not an object: left to serde, which reads none
     }
@@ -230,7 +230,7 @@ pub(super) fn skim(line: &[u8]) -> Option<Skim<'_>> {
 /// the caller then parses the line. A line serde_json would not take is
 /// no prompt either, so its bytes are walked, not checked whole.
 pub(super) fn is_tool_result(line: &[u8]) -> bool {
-    let mut p = P { b: line, i: 0 };
+    let mut p = P::new(line);
     if p.ws() != Some(b'{') {
         return false;
     }
@@ -269,9 +269,24 @@ fn set_obj<T>(slot: &mut Obj<T>, v: Obj<T>) {
 struct P<'a> {
     b: &'a [u8],
     i: usize,
+    /// The line holds no control byte (the rule for most lines, their
+    /// newline removed): a string's plain run then ends only at a quote
+    /// or a backslash, found by [`plain_run_clean`].
+    clean: bool,
 }
 
 impl<'a> P<'a> {
+    /// A reader at the start of `line`, which is looked at whole once for
+    /// a control byte (by its least byte: a loop the compiler makes
+    /// vector code of).
+    fn new(line: &'a [u8]) -> P<'a> {
+        P {
+            b: line,
+            i: 0,
+            clean: line.iter().fold(u8::MAX, |m, &c| m.min(c)) >= 0x20,
+        }
+    }
+
     /// Pass over JSON's blanks; the next byte, `None` at the end.
     fn ws(&mut self) -> Option<u8> {
         loop {
@@ -302,7 +317,12 @@ impl<'a> P<'a> {
         let start = self.i;
         let mut escaped = false;
         loop {
-            self.i += plain_run(self.b.get(self.i..)?);
+            let rest = self.b.get(self.i..)?;
+            self.i += if self.clean {
+                plain_run_clean(rest)
+            } else {
+                plain_run(rest)
+            };
             match *self.b.get(self.i)? {
                 b'"' => {
                     let s = &self.b[start..self.i];
@@ -805,6 +825,43 @@ fn plain_run(s: &[u8]) -> usize {
         return n + end;
     }
     n + run.iter().position(|&b| b < 0x20).unwrap_or(end)
+}
+
+/// [`plain_run`] of bytes that hold no control byte (a suffix of a line
+/// [`P`] found clean): the bytes before the first quote or backslash.
+/// Two words at a time for a run of up to 64 bytes (most of a long
+/// string's runs end at an escape within that), then by `memchr`.
+fn plain_run_clean(s: &[u8]) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // the high bit of each byte that is a quote or a backslash (a borrow
+    // only flags bytes above the lowest one flagged, which is exact)
+    let flags = |w: &[u8]| {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
+        let q = x ^ (ONES * u64::from(b'"'));
+        let bs = x ^ (ONES * u64::from(b'\\'));
+        ((q.wrapping_sub(ONES) & !q) | (bs.wrapping_sub(ONES) & !bs)) & HIGH
+    };
+    let mut n = 0;
+    for pair in s.chunks_exact(16).take(4) {
+        let (a, b) = (flags(&pair[..8]), flags(&pair[8..]));
+        if a != 0 {
+            return n + (a.trailing_zeros() / 8) as usize;
+        }
+        if b != 0 {
+            return n + 8 + (b.trailing_zeros() / 8) as usize;
+        }
+        n += 16;
+    }
+    let rest = &s[n..];
+    n + if n == 64 {
+        memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len())
+    } else {
+        // fewer than 16 bytes left
+        rest.iter()
+            .take_while(|&&c| c != b'"' && c != b'\\')
+            .count()
+    }
 }
 
 #[cfg(test)]

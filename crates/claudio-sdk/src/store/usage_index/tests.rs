@@ -884,3 +884,61 @@ fn no_scope_is_made_when_every_transcript_was_looked_up() {
     assert!(asked.get());
     assert_eq!(load(&idx).len(), 1, "the other forgotten");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// The middle sample taken from the blocks as they are read is the
+    /// one read from the file before (where it starts, its checksum):
+    /// files of lines of every length around three samples' size, read
+    /// in blocks that end at any line's end, the sample within one block
+    /// or across several; none for a file too small to hold one, and
+    /// none when a line was passed over.
+    #[test]
+    fn the_middle_sample_taken_from_the_blocks_is_the_one_read_from_the_file(
+        lens in proptest::collection::vec(0usize..3000, 1..40),
+        cuts in proptest::collection::vec(proptest::bool::weighted(0.4), 40),
+        skip in proptest::option::of(0usize..40),
+    ) {
+        let mut data = Vec::new();
+        let mut ends = Vec::new();
+        for (i, &n) in lens.iter().enumerate() {
+            data.extend((0..n).map(|j| b'a' + ((i * 7 + j) % 26) as u8));
+            data.push(b'\n');
+            ends.push(data.len());
+        }
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("t.jsonl");
+        std::fs::write(&path, &data).unwrap();
+        let file = File::open(&path).unwrap();
+        let size = data.len() as u64;
+        let want = mid_sample(&file, size);
+        proptest::prop_assert_eq!(want.map(|(at, _)| at), mid_start(size));
+        // blocks of whole lines, as the reader hands them out (a line
+        // passed over when `skip` names it)
+        let mut cap = Capture::seeded(0, Vec::new(), Vec::new());
+        cap.mid_at = mid_start(size);
+        let mut at = 0;
+        for (i, &e) in ends.iter().enumerate() {
+            if e == data.len() || cuts[i] {
+                if skip == Some(i) {
+                    at = e; // a line passed over: not handed out
+                    continue;
+                }
+                cap.block(0, Block { bytes: &data[at..e], offset: at as u64 });
+                at = e;
+            }
+        }
+        let got = cap.mid_sample();
+        // what the record keeps: a sample within what was read whole
+        let kept = |s: Option<(u64, u64)>| {
+            s.filter(|&(m, _)| {
+                cap.contiguous && cap.boundary == cap.next && m + EDGE as u64 <= cap.boundary
+            })
+        };
+        proptest::prop_assert_eq!(kept(got), kept(want));
+        if skip.is_none() {
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+}

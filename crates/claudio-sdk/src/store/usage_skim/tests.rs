@@ -698,3 +698,59 @@ proptest::proptest! {
         proptest::prop_assert_eq!(super::plain_run(s), rule);
     }
 }
+
+proptest::proptest! {
+    /// In a line with no control byte, a string's plain run read two
+    /// words at a time and by `memchr` past 64 bytes ends at the first
+    /// quote or backslash, as the byte-by-byte rule (and so
+    /// [`plain_run`](super::plain_run)) ends it; runs of every length,
+    /// the stop in either word of a pair, past the pairs, or none.
+    #[test]
+    fn a_clean_plain_run_ends_where_the_byte_by_byte_rule_ends_it(
+        bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                200 => 0x20u8..=0xff,
+                1 => proptest::strategy::Just(b'"'),
+                1 => proptest::strategy::Just(b'\\'),
+            ],
+            0..300,
+        ),
+        from in 0usize..300,
+    ) {
+        let s = &bytes[from.min(bytes.len())..];
+        let rule = s.iter().take_while(|&&c| c != b'"' && c != b'\\').count();
+        proptest::prop_assert_eq!(super::plain_run_clean(s), rule);
+        proptest::prop_assert_eq!(super::plain_run(s), rule);
+    }
+}
+
+/// A line is read as clean only when none of its bytes is a control
+/// byte: one anywhere (a string's, or a blank between members) and its
+/// strings are read by the rule that stops at control bytes, so a string
+/// holding one is declined as serde declines it, however long the line.
+#[test]
+fn a_control_byte_anywhere_makes_the_line_read_by_the_full_rule() {
+    let long = "x".repeat(300);
+    let ok = format!("{{\"timestamp\":\"t\",\"a\":\"{long}\"}}");
+    assert!(P::new(ok.as_bytes()).clean);
+    assert_eq!(
+        skim(ok.as_bytes()).and_then(|s| s.timestamp()),
+        Some(Some("t"))
+    );
+    for at in [0, 1, 70, 299] {
+        let mut bad = long.clone().into_bytes();
+        bad[at] = 0x1f;
+        let bad = String::from_utf8(bad).unwrap();
+        let line = format!("{{\"timestamp\":\"t\",\"a\":\"{bad}\"}}");
+        assert!(!P::new(line.as_bytes()).clean);
+        assert!(skim(line.as_bytes()).is_none(), "{at}");
+        assert!(time_serde(line.as_bytes()).is_none());
+    }
+    // a tab between members: not clean, and still read
+    let tabbed = format!("{{\"timestamp\":\"t\",\t\"a\":\"{long}\"}}");
+    assert!(!P::new(tabbed.as_bytes()).clean);
+    assert_eq!(
+        skim(tabbed.as_bytes()).and_then(|s| s.timestamp()),
+        Some(Some("t"))
+    );
+}
