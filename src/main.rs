@@ -7,9 +7,10 @@
 //! Claude Code session). What of it the program needs is done here: the
 //! standard streams open, `SIGPIPE` ignored (a write to a closed pipe
 //! fails rather than kills), a panic's exit status, the output flushed at
-//! the exit. A stack overflow of the main thread is then a plain `SIGSEGV`,
-//! without std's message. (The unit tests' build keeps the test harness's
-//! own start.)
+//! the exit, and the main thread's name in a panic's message (std's start
+//! names it: without it a panic said `thread '<unnamed>'`). A stack
+//! overflow of the main thread is then a plain `SIGSEGV`, without std's
+//! message. (The unit tests' build keeps the test harness's own start.)
 #![cfg_attr(not(test), no_main)]
 
 mod cli;
@@ -22,6 +23,8 @@ extern "C" fn main(
 ) -> std::ffi::c_int {
     #[cfg(unix)]
     start();
+    #[cfg(unix)]
+    name_the_main_thread();
     // A panic (its message already printed) exits 101, as an uncaught
     // one does; either way nothing of the CLI's outlives this process.
     let code = std::panic::catch_unwind(cli::app::main).unwrap_or(101);
@@ -67,4 +70,99 @@ fn start() {
     }
     // SAFETY: setting a signal's disposition to ignore, before any thread
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+}
+
+/// A panic on the main thread says so as it does when std starts the
+/// program (`thread 'main' (1234) panicked at src/x.rs:1:2:`): std's own
+/// message names the thread std's start named, and this start names none.
+/// The main thread is the one whose id is the process's, so nothing is
+/// read or kept at the start; any other thread's panic is std's to tell.
+#[cfg(unix)]
+fn name_the_main_thread() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FIRST: AtomicBool = AtomicBool::new(true);
+    let std_s = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let tid = rustix::thread::gettid().as_raw_nonzero().get();
+        if u32::try_from(tid).ok() != Some(std::process::id()) {
+            return std_s(info);
+        }
+        let backtrace = match std::env::var_os("RUST_BACKTRACE") {
+            Some(v) if v != "0" => {
+                let b = std::backtrace::Backtrace::force_capture();
+                Some(if v == "full" {
+                    format!("{b:#}")
+                } else {
+                    format!("{b}")
+                })
+            }
+            _ => None,
+        };
+        let first = FIRST.swap(false, Ordering::Relaxed);
+        let text = main_panic_text(info.location(), info.payload(), tid, backtrace, first);
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }));
+}
+
+/// What a panic on the main thread (`tid`) at `location` with `payload`
+/// says, as std's hook says it: the backtrace when one was asked for
+/// (`RUST_BACKTRACE`), else, the first time, how to ask for one.
+#[cfg(unix)]
+fn main_panic_text(
+    location: Option<&std::panic::Location<'_>>,
+    payload: &(dyn std::any::Any + Send),
+    tid: i32,
+    backtrace: Option<String>,
+    first: bool,
+) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("Box<dyn Any>");
+    let at = location.map_or_else(|| "<unknown>".to_owned(), ToString::to_string);
+    let mut text = format!("\nthread 'main' ({tid}) panicked at {at}:\n{message}\n");
+    match backtrace {
+        Some(b) => text.push_str(&format!("stack backtrace:\n{b}")),
+        None if first => text.push_str(
+            "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+        ),
+        None => {}
+    }
+    text
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// The main thread's panic reads as std's, named `main` (it said
+    /// `<unnamed>`): the message, where, the note the first time or the
+    /// backtrace asked for.
+    #[test]
+    fn a_panic_on_the_main_thread_names_it() {
+        let at = std::panic::Location::caller();
+        let boom: Box<dyn std::any::Any + Send> = Box::new(String::from("boom 7"));
+        let text = main_panic_text(Some(at), &*boom, 4242, None, true);
+        assert_eq!(
+            text,
+            format!(
+                "\nthread 'main' (4242) panicked at {}:{}:{}:\nboom 7\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+                at.file(),
+                at.line(),
+                at.column()
+            )
+        );
+        let plain: Box<dyn std::any::Any + Send> = Box::new("plain");
+        let text = main_panic_text(Some(at), &*plain, 1, None, false);
+        assert!(text.ends_with(":\nplain\n"), "{text:?}");
+        let text = main_panic_text(None, &*plain, 1, Some("0: here\n".into()), true);
+        assert!(
+            text.ends_with("panicked at <unknown>:\nplain\nstack backtrace:\n0: here\n"),
+            "{text:?}"
+        );
+        let other: Box<dyn std::any::Any + Send> = Box::new(7u8);
+        assert!(main_panic_text(None, &*other, 1, None, false).contains("\nBox<dyn Any>\n"));
+    }
 }

@@ -234,9 +234,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     // the request being asked on the terminal, and what the CLI said
     // meanwhile: taken in order once it is answered
     let mut asking: Option<Asked> = None;
-    let mut held: VecDeque<Happened<PermissionResult>> = VecDeque::new();
-    // the bytes of the lines held (bounded too: [`HELD_BYTES`])
-    let mut held_size = 0usize;
+    let mut held: Held<PermissionResult> = Held::default();
     // notices, as the chat sends them: a request asked on the terminal,
     // an answer that took long (the bell and OSC go to the terminal the
     // person answers on, stderr; never into the answer on stdout)
@@ -246,11 +244,11 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
 
     loop {
         let next = match asking {
-            None => held.pop_front().inspect(|h| held_size -= held_bytes(h)),
+            None => held.pop(),
             Some(_) => None,
         };
         // no more is read past the bound while someone is asked
-        let full = held.len() >= HELD_MAX || held_size >= HELD_BYTES;
+        let full = held.full();
         let read = asking.is_none() || !full;
         // Flush only when nothing else is waiting: one write per burst.
         let next = match next.or_else(|| read.then(|| source.ready()).flatten()) {
@@ -287,8 +285,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             | Happened::Closed)
                 if asking.is_some() =>
             {
-                held_size += held_bytes(&n);
-                held.push_back(n);
+                held.push(n);
                 continue;
             }
             n => n,
@@ -564,9 +561,87 @@ fn describe_error(r: &ResultMessage, verbose: bool) -> String {
     crate::cli::turn::reading::login_hint(&Sanitizer::clean(&parts.join(": ")))
 }
 
+/// What the CLI said while a question is open, held in order until it is
+/// answered, and bounded: [`HELD_MAX`] things, [`HELD_BYTES`] of the CLI's
+/// lines (the line that passes it is held whole). Once full, the loop reads
+/// no more from the CLI until the answer: the CLI waits.
+#[derive(Debug)]
+struct Held<X> {
+    held: VecDeque<Happened<X>>,
+    /// The bytes of the lines held.
+    bytes: usize,
+}
+
+impl<X> Default for Held<X> {
+    fn default() -> Self {
+        Held {
+            held: VecDeque::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<X> Held<X> {
+    fn push(&mut self, h: Happened<X>) {
+        self.bytes += held_bytes(&h);
+        self.held.push_back(h);
+    }
+
+    /// The first thing held, taken in: its bytes make room.
+    fn pop(&mut self) -> Option<Happened<X>> {
+        let h = self.held.pop_front()?;
+        self.bytes -= held_bytes(&h);
+        Some(h)
+    }
+
+    /// Whether as much is held as may be.
+    fn full(&self) -> bool {
+        self.held.len() >= HELD_MAX || self.bytes >= HELD_BYTES
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ask`'s half of the bound on what is held while a question is open
+    /// (the chat's is `what_is_held_is_bounded_in_bytes`): lines of 1 MiB
+    /// (a sub-agent's file read, an image) fill it at [`HELD_BYTES`], long
+    /// before [`HELD_MAX`] of them; taking one in makes room; the line that
+    /// passes the bound is held whole, and its bytes go with it.
+    #[test]
+    fn what_is_held_while_asked_is_bounded_in_bytes() {
+        let line = 1 << 20;
+        let progress = |size: usize| {
+            let message = claudio::Message::parse(
+                br#"{"type":"system","subtype":"task_progress","task_id":"a1","description":"working"}"#,
+            )
+            .unwrap();
+            let raw = vec![b' '; size];
+            Happened::Message(Box::new(claudio::RawMessage { message, raw }))
+        };
+        let mut held: Held<()> = Held::default();
+        for i in 0..HELD_BYTES / line {
+            assert!(!held.full(), "full after {i} lines of 1 MiB");
+            held.push(progress(line));
+        }
+        assert!(held.full());
+        assert!(held.pop().is_some());
+        assert!(!held.full(), "one taken in makes room");
+        held.push(progress(64 * line));
+        assert!(held.full());
+        for _ in 0..HELD_BYTES / line {
+            assert!(held.pop().is_some());
+        }
+        assert!(!held.full());
+        assert!(held.pop().is_none());
+        // and in things, small lines: at HELD_MAX
+        for _ in 0..HELD_MAX {
+            assert!(!held.full());
+            held.push(Happened::TurnEnded);
+        }
+        assert!(held.full());
+    }
 
     #[test]
     fn a_cli_diagnostic_is_said_only_under_verbose() {

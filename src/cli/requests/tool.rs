@@ -465,7 +465,14 @@ impl Frame {
     ) -> (Fitted, String) {
         use crate::cli::term::picker::screen_rows;
         let (whole, _, parts) = self.screen(req, expanded, width, false);
-        let fitted = fit(&whole, width, height, hint, self.style, (2, 0));
+        let fitted = fit(
+            &whole,
+            width,
+            height,
+            hint,
+            self.style,
+            (2, 0, parts.choices),
+        );
         let runs = &parts.runs;
         // all of what runs is shown: kept at the top (the head, when the
         // command is all in it) or in the tail
@@ -476,7 +483,17 @@ impl Frame {
         }
         let (compact, _, small_parts) = self.screen(req, expanded, width, true);
         let shortened = screen_rows(&whole, width).saturating_sub(screen_rows(&compact, width));
-        let compact_fit = |top| fit(&compact, width, height, hint, self.style, (top, shortened));
+        let keep = (shortened, small_parts.choices);
+        let compact_fit = |top| {
+            fit(
+                &compact,
+                width,
+                height,
+                hint,
+                self.style,
+                (top, keep.0, keep.1),
+            )
+        };
         // a command the head shows whole keeps the head's rows, when they
         // fit with the choices
         let mut small = compact_fit(if runs.start == 1 { runs.end } else { 2 });
@@ -707,14 +724,18 @@ struct Parts {
 /// `top` lines are kept at its top (the empty row and the head's first
 /// row: 2); `shortened`, rows already left out of it (a compact form of
 /// its rows, [`Frame::bounded`]), are counted with the cut and always
-/// said.
+/// said. The lines from `choices` on are the choices, where the answer is
+/// typed: on a screen with no room for them whole beside the `top` lines
+/// and the marker, the empty row it begins with gives its room, so the
+/// keys are never cut from `Enter ›` (the head's row stays: what is asked
+/// about).
 fn fit(
     question: &str,
     width: usize,
     height: usize,
     hint: &str,
     style: Style,
-    (top, shortened): (usize, usize),
+    (top, shortened, choices): (usize, usize, usize),
 ) -> Fitted {
     use crate::cli::term::wrap::{fit_row, terminal_rows};
     let budget = height.saturating_sub(1).max(1);
@@ -735,7 +756,15 @@ fn fit(
     // marker and the choices
     let head = top.min(lines.len());
     let head = if budget >= head + 2 { head } else { 0 };
-    let head_rows: usize = rows[..head].iter().sum();
+    let rows_of = |lines: Range<usize>| rows[lines].iter().sum::<usize>();
+    let need = rows_of(choices.min(lines.len())..lines.len());
+    let first = usize::from(
+        head > 0
+            && lines[0].is_empty()
+            && rows_of(0..head) + 1 + need > budget
+            && rows_of(1..head) + 1 + need <= budget,
+    );
+    let head_rows = rows_of(first..head);
     let room = budget.saturating_sub(head_rows + 1).max(1);
     // the tail, from the last row up, as much as fits
     let (mut tail, mut tail_rows) = (lines.len(), 0);
@@ -763,7 +792,7 @@ fn fit(
     let side = format!("  {} ", style.yellow("│"));
     let more = format!("… {cut} more rows{hint}");
     let marker = fit_row(&format!("{side}{}", style.dim(&more)), width);
-    let mut out: Vec<&str> = lines[..head].to_vec();
+    let mut out: Vec<&str> = lines[first..head].to_vec();
     out.push(&marker);
     out.extend(&lines[tail..]);
     Fitted {
@@ -1036,7 +1065,7 @@ impl super::Kind for Approval {
         let (fitted, question) = match &self.frame {
             Some(frame) => frame.bounded(&self.req, false, size, SHOWS_ALL),
             None => {
-                let plain = (2, 0);
+                let plain = (2, 0, usize::MAX);
                 let fitted = fit(&question, at.width, at.height, SHOWS_ALL, at.style, plain);
                 (fitted, question)
             }

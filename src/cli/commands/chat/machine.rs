@@ -88,6 +88,12 @@ pub(super) enum Event<R> {
     AnsweredElsewhere {
         given: Option<claudio::PermissionResult>,
     },
+    /// The person's answer ([`Effect::Reply`]) came too late: the deck's,
+    /// `given`, reached the CLI first (the two raced on the request's one
+    /// slot), so what the dialog's note said is not what happened. Said
+    /// under it; when the person's "no, and stop" lost to an answer that
+    /// goes on, the loop interrupts the turn.
+    Overtaken { given: claudio::PermissionResult },
     /// The terminal is gone (no more keys).
     KeysGone,
     /// Ctrl-D on an empty line (the terminal's end of input): between
@@ -198,6 +204,9 @@ pub(super) struct Machine<R> {
     /// A request being asked: keys go to its dialog (the loop holds what
     /// the CLI says meanwhile).
     asking: Option<Asking<R>>,
+    /// The last answer was to a tool call (the deck's answer that
+    /// overtakes it ran the tool, when it allowed it).
+    replied_to_call: bool,
     ended: bool,
 }
 
@@ -284,6 +293,7 @@ impl<R> Machine<R> {
         let work = Machine {
             stage: Stage::Turn(TurnWatch::prompt(After::Answer)),
             asking: None,
+            replied_to_call: false,
             ended: false,
         };
         let effects = collected(|emit| {
@@ -309,6 +319,7 @@ impl<R> Machine<R> {
                 prompt,
             },
             asking: None,
+            replied_to_call: false,
             ended: false,
         };
         let effects = collected(|emit| {
@@ -331,6 +342,7 @@ impl<R> Machine<R> {
                 until: now + MODE_WAIT,
             },
             asking: None,
+            replied_to_call: false,
             ended: false,
         };
         (work, Vec::new())
@@ -479,6 +491,9 @@ impl<R> Machine<R> {
                 }
             }
             Event::Withdrawn | Event::AnsweredElsewhere { .. } | Event::KeysGone => {}
+            Event::Overtaken { given } => {
+                out.draw(Draw::Notice(overtaken(&given, self.replied_to_call)))
+            }
             Event::Eof => self.eof(out),
             Event::SentNow => {
                 if let Stage::Turn(turn) = &mut self.stage {
@@ -557,6 +572,7 @@ impl<R> Machine<R> {
         if let Some(call) = asking.dialog.call() {
             p.session.reading.call_runs(call, now);
         }
+        self.replied_to_call = asking.dialog.call().is_some();
         if let Some(req) = &done.grant {
             p.session.state.grants.remember(req);
         }
@@ -768,6 +784,23 @@ impl<R> Machine<R> {
             }
         }
     }
+}
+
+/// What is said when the person's answer lost to the deck's, `given`
+/// (`call`: the request was a tool call's): what the deck decided, and so
+/// what happened. Said under the dialog's own note, which said the
+/// person's answer.
+fn overtaken(given: &claudio::PermissionResult, call: bool) -> String {
+    use claudio::PermissionResult::{Allow, Deny};
+    let what = match given {
+        Deny {
+            interrupt: true, ..
+        } => "the deck denied it first and stopped the turn",
+        Deny { .. } => "the deck denied it first",
+        Allow { .. } if call => "the deck allowed it first, and the tool ran",
+        _ => "the deck answered it first",
+    };
+    format!("too late: {what}")
 }
 
 #[cfg(test)]

@@ -222,7 +222,9 @@ impl Work<'_> {
                         self.notifier.answered();
                         open = None;
                         drop(published.take());
-                        None
+                        // the deck's answer reached the CLI first: the
+                        // screen says what it decided, under the person's
+                        overtaken(sent, deck)
                     }
                     Effect::RestoreKeys => {
                         keys.restore_char_mode();
@@ -739,6 +741,14 @@ fn after_reply(own: &PermissionResult, sent: bool, deck: Option<&PermissionResul
     AfterReply { hold, interrupt }
 }
 
+/// The event that says the chat's reply lost to the deck's answer
+/// (`sent`: the reply reached the CLI; `deck`: the deck's answer, when the
+/// deck answered): the screen is told what happened instead.
+fn overtaken<R>(sent: bool, deck: Option<PermissionResult>) -> Option<Event<R>> {
+    deck.filter(|_| !sent)
+        .map(|given| Event::Overtaken { given })
+}
+
 #[cfg(test)]
 mod after_reply_tests {
     use super::*;
@@ -800,6 +810,20 @@ mod after_reply_tests {
                 interrupt: false
             }
         );
+    }
+
+    /// The deck's answer reached the CLI first: the machine is told what
+    /// it was; a reply that went out, or one withdrawn, says nothing more.
+    #[test]
+    fn a_reply_the_deck_overtook_is_said() {
+        let allow = PermissionResult::allow();
+        let said = overtaken::<()>(false, Some(allow.clone()));
+        assert!(
+            matches!(&said, Some(Event::Overtaken { given }) if *given == allow),
+            "{said:?}"
+        );
+        assert!(overtaken::<()>(true, Some(allow)).is_none());
+        assert!(overtaken::<()>(false, None).is_none());
     }
 
     #[test]

@@ -1480,3 +1480,78 @@ fn every_width_from_one_column_draws_a_turn_and_erases_its_live_region() {
         )
         .unwrap();
 }
+
+/// Esc ("no, and stop") at the terminal in the moment the deck's allow
+/// reached the CLI: the person's reply lost the race on the request's one
+/// slot, the tool ran, and the loop stops the turn (`after_reply`). The
+/// dialog's note said "denied"; the screen now says, under it, what
+/// happened. (The race itself is the loop's; the state after it is this.)
+#[test]
+fn a_stop_that_lost_to_the_deck_s_allow_says_the_tool_ran() {
+    let req: claudio::CanUseToolRequest = serde_json::from_value(
+        json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
+    )
+    .unwrap();
+    let shown = Shown {
+        folded: "Allow? ".into(),
+        whole: None,
+    };
+    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
+    let mut c = chat_at(80);
+    let mut w = c.turn();
+    let mut screen = vt100::Parser::new(24, 80, 0);
+    let mut show = |out: &[Effect<&'static str>]| {
+        let t = text(out).replace("\r\n", "\n").replace('\n', "\r\n");
+        screen.process(t.as_bytes());
+    };
+    let request = Event::Request {
+        typed_before: Vec::new(),
+        request: "Bash",
+        dialog: Box::new(dialog),
+    };
+    show(&c.step(&mut w, request, 1));
+    let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
+    show(&out);
+    assert!(
+        matches!(
+            replied(&out),
+            Some(claudio::PermissionResult::Deny {
+                interrupt: true,
+                ..
+            })
+        ),
+        "{out:?}"
+    );
+    // the loop found the deck's allow taken first
+    let given = claudio::PermissionResult::allow();
+    let out = c.step(&mut w, Event::Overtaken { given }, 3);
+    assert_eq!(replied(&out), None, "nothing more is answered: {out:?}");
+    show(&out);
+    let rows: Vec<String> = screen
+        .screen()
+        .rows(0, 80)
+        .map(|r| r.trim_end().to_owned())
+        .collect();
+    let denied = rows.iter().position(|r| r == "  denied").expect("the note");
+    assert_eq!(
+        rows[denied + 1..denied + 3],
+        [
+            "  interrupting the turn",
+            "  too late: the deck allowed it first, and the tool ran"
+        ],
+        "{rows:#?}"
+    );
+    // the deck's denial, and a request that ran no tool, say so too
+    let stop = claudio::PermissionResult::deny_and_interrupt("stopped");
+    assert_eq!(
+        overtaken(&stop, true),
+        "too late: the deck denied it first and stopped the turn"
+    );
+    let no = claudio::PermissionResult::deny("no");
+    assert_eq!(overtaken(&no, true), "too late: the deck denied it first");
+    let allow = claudio::PermissionResult::allow();
+    assert_eq!(
+        overtaken(&allow, false),
+        "too late: the deck answered it first"
+    );
+}
