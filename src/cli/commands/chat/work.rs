@@ -733,11 +733,15 @@ struct AfterReply {
 /// turn's end. When the deck's answer reached the CLI first and does not
 /// stop the turn (an allow, a plain denial), the CLI goes on: the person's
 /// stop then interrupts the turn, or the requests held would wait for an
-/// end that never comes.
+/// end that never comes. When the deck's "no, and stop" reached it first,
+/// the CLI stops the turn itself: what is queued is held for that end,
+/// whatever the person answered.
 fn after_reply(own: &PermissionResult, sent: bool, deck: Option<&PermissionResult>) -> AfterReply {
     use super::dialog::stops_the_turn;
-    let hold = stops_the_turn(own);
-    let interrupt = hold && !sent && deck.is_some_and(|d| !stops_the_turn(d));
+    // what reached the CLI: the person's reply, or the deck's before it
+    let deck_first = deck.filter(|_| !sent);
+    let hold = stops_the_turn(own) || deck_first.is_some_and(stops_the_turn);
+    let interrupt = stops_the_turn(own) && deck_first.is_some_and(|d| !stops_the_turn(d));
     AfterReply { hold, interrupt }
 }
 
@@ -837,7 +841,7 @@ mod after_reply_tests {
                 interrupt: false
             }
         );
-        let after = after_reply(&allow, false, Some(&stop()));
+        let after = after_reply(&allow, true, Some(&stop()));
         assert_eq!(
             after,
             AfterReply {
@@ -845,5 +849,23 @@ mod after_reply_tests {
                 interrupt: false
             }
         );
+    }
+
+    /// The person allowed as the deck's "no, and stop" reached the CLI:
+    /// the CLI stops the turn, so the requests behind it are held for its
+    /// end (asked, each would be drawn and then withdrawn), and nothing
+    /// more is interrupted.
+    #[test]
+    fn an_allow_that_lost_to_the_deck_s_stop_holds_the_queue() {
+        for own in [PermissionResult::allow(), PermissionResult::deny("no")] {
+            let after = after_reply(&own, false, Some(&stop()));
+            assert_eq!(
+                after,
+                AfterReply {
+                    hold: true,
+                    interrupt: false
+                }
+            );
+        }
     }
 }
