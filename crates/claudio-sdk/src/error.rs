@@ -50,6 +50,20 @@ pub enum Error {
         path: PathBuf,
     },
 
+    /// The working directory for the CLI is there but cannot be entered
+    /// (no permission to search it, or a folder on its way): the CLI
+    /// could not start in it. Told before the CLI is started, so a folder
+    /// is never blamed on the CLI ([`Error::Spawn`]). The operating
+    /// system's reason is the error's `source()`.
+    #[error("cannot enter the working directory {}", .path.display())]
+    EnterWorkingDirectory {
+        /// The directory asked for.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+
     /// The CLI could not be started. The operating system's reason is the
     /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
     #[error("could not start the Claude Code CLI at {}", .path.display())]
@@ -468,5 +482,14 @@ mod tests {
             path: "/no/such/dir".into(),
         };
         assert!(e.to_string().contains("/no/such/dir does not exist"), "{e}");
+        let e = Error::EnterWorkingDirectory {
+            path: "/locked".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        };
+        let reason = std::io::Error::from(std::io::ErrorKind::PermissionDenied).to_string();
+        assert_eq!(
+            chain(&e),
+            format!("cannot enter the working directory /locked: {reason}")
+        );
     }
 }

@@ -11,7 +11,7 @@ use super::stderr::{self, StderrCallback, StderrTail};
 use crate::error::{Error, Result};
 use rustix::process::{kill_process_group, Pid, Signal};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
@@ -164,13 +164,35 @@ fn spawner() -> &'static Mutex<std_mpsc::Sender<SpawnJob>> {
     })
 }
 
+/// Whether the CLI can start in `dir`: a directory this process may enter
+/// (what the child's `chdir` needs). Left to the spawn, a folder that
+/// cannot be entered came back as the CLI's failure to start.
+fn enterable(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(not_entered(dir, std::io::ErrorKind::NotADirectory.into())),
+        Err(e) => return Err(not_entered(dir, e)),
+    }
+    rustix::fs::access(dir, rustix::fs::Access::EXEC_OK).map_err(|e| not_entered(dir, e.into()))
+}
+
+/// The error for a working directory `dir` that could not be entered,
+/// by why: gone or no directory, or there and refused (no permission).
+fn not_entered(dir: &Path, e: std::io::Error) -> Error {
+    let path = dir.to_owned();
+    match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory => {
+            Error::WorkingDirectory { path }
+        }
+        _ => Error::EnterWorkingDirectory { path, source: e },
+    }
+}
+
 /// Start the CLI as `spec` describes.
 pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let program = spec.program.as_path();
     if let Some(dir) = &spec.cwd {
-        if !dir.is_dir() {
-            return Err(Error::WorkingDirectory { path: dir.clone() });
-        }
+        enterable(dir)?;
     }
     let mut cmd = Command::new(program);
     cmd.args(&spec.args)
@@ -181,15 +203,6 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         .kill_on_drop(true);
     cmd.envs(&spec.env);
     if let Some(dir) = &spec.cwd {
-        if !dir.is_dir() {
-            return Err(Error::Spawn {
-                path: dir.clone(),
-                source: std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "the working directory does not exist",
-                ),
-            });
-        }
         cmd.current_dir(dir);
     }
     // a group of its own (ended whole), and TERM when this process dies
@@ -384,5 +397,39 @@ impl Supervisor {
 impl Drop for Supervisor {
     fn drop(&mut self) {
         self.signal_group(Signal::Kill);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A working directory the CLI cannot start in is told as the
+    /// folder's error, never as the CLI's: gone, through a regular file
+    /// (ENOTDIR), or there and refused (EACCES, which root, running the
+    /// tests, never meets: its error goes through the same mapping).
+    #[test]
+    fn a_working_directory_that_cannot_be_entered_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(enterable(d.path()).is_ok());
+        let file = d.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let gone = d.path().join("gone");
+        std::fs::create_dir(&gone).unwrap();
+        std::fs::remove_dir(&gone).unwrap();
+        for dir in [file.join("proj"), file.clone(), gone] {
+            match enterable(&dir) {
+                Err(Error::WorkingDirectory { path }) => assert_eq!(path, dir),
+                other => panic!("{}: {other:?}", dir.display()),
+            }
+        }
+        let denied = std::io::Error::from(rustix::io::Errno::ACCESS);
+        match not_entered(d.path(), denied) {
+            Error::EnterWorkingDirectory { path, source } => {
+                assert_eq!(path, d.path());
+                assert_eq!(source.kind(), std::io::ErrorKind::PermissionDenied);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

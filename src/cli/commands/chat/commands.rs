@@ -178,6 +178,19 @@ impl Commands<'_> {
                 for n in notes {
                     self.info(&n);
                 }
+                // a folder that is there and cannot be entered: the CLI
+                // cannot start in it (one gone leaves the session to be
+                // resumed in the chat's own); named, and why, before the
+                // session the chat holds is closed
+                if target.cwd.is_dir() {
+                    if let Some(why) = crate::cli::common::folder::not_enterable(&target.cwd) {
+                        anyhow::bail!(
+                            "cannot resume {}: its working directory {} {why}",
+                            target.id,
+                            target.cwd.display()
+                        );
+                    }
+                }
                 return Ok(Then::Resume {
                     id: target.id,
                     cwd: target.cwd,

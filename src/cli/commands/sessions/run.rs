@@ -87,9 +87,10 @@ fn resume(store: &Store, id: &str, tui: bool, io: &mut Io) -> anyhow::Result<Ses
             t.cwd.display()
         );
     }
-    if !t.cwd.is_dir() {
+    // named, and why, before the CLI is started there
+    if let Some(why) = crate::cli::common::folder::not_enterable(&t.cwd) {
         anyhow::bail!(
-            "cannot resume {}: its working directory {} no longer exists",
+            "cannot resume {}: its working directory {} {why}",
             t.id,
             t.cwd.display()
         );
@@ -264,6 +265,47 @@ mod tests {
         );
         let e = r.outcome.unwrap_err().to_string();
         assert!(e.contains("/work/proj no longer exists"), "{e}");
+    }
+
+    /// A recorded folder the CLI cannot start in is named, with why,
+    /// before anything starts there (with `--tui` too): one under a
+    /// regular file (ENOTDIR), a file, one removed. Before, the TUI's exec
+    /// said "cannot start …/claude: Not a directory", blaming the CLI.
+    /// (No permission, EACCES, goes through the same check: root, running
+    /// the tests, cannot be refused; its words are `folder`'s test's.)
+    #[test]
+    fn resume_names_a_recorded_folder_it_cannot_enter() {
+        let d = store();
+        let work = tempfile::tempdir().unwrap();
+        let file = work.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let gone = work.path().join("gone");
+        std::fs::create_dir(&gone).unwrap();
+        std::fs::remove_dir(&gone).unwrap();
+        let folder = d.path().join("projects/x");
+        std::fs::create_dir_all(&folder).unwrap();
+        let cases = [
+            (
+                file.join("proj"),
+                "is not a folder: a part of its path is a file",
+            ),
+            (file.clone(), "is not a folder"),
+            (gone, "no longer exists"),
+        ];
+        for (n, (cwd, why)) in cases.iter().enumerate() {
+            let id = format!("eeeeeeee-3333-4333-8333-33333333333{n}");
+            let line = json!({"type":"user","uuid":"u","parentUuid":null,"cwd":cwd,"message":{"content":"hi"}});
+            std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+            for tui in [&[][..], &["--tui"][..]] {
+                let c = cfg(&d);
+                let mut args = vec!["--config-dir", c.as_str(), "resume", id.as_str()];
+                args.extend_from_slice(tui);
+                let r = run_args(&args, "/nonexistent".as_ref(), "/".as_ref());
+                let e = r.outcome.unwrap_err().to_string();
+                let said = format!("its working directory {} {why}", cwd.display());
+                assert!(e.ends_with(&said), "{e}");
+            }
+        }
     }
 
     /// A transcript whose recorded folder is relative (the CLI writes it

@@ -114,6 +114,13 @@ fn try_exec(
         ));
     }
     let cli = claudio::transport::find_cli(cli_path)?;
+    // a folder the TUI cannot start in is named, not blamed on the CLI
+    if let Some(why) = crate::cli::common::folder::not_enterable(cwd) {
+        anyhow::bail!(
+            "cannot start the claude TUI: its working directory {} {why}",
+            cwd.display()
+        );
+    }
     let exe = std::env::current_exe()?;
     install::nameable(&exe)?;
     // a relative folder is this process's: the TUI starts in another
