@@ -10,7 +10,9 @@
 //!
 //! Integers are little-endian, lengths and counts `u64`; a text is its
 //! length and its UTF-8 bytes, a path its length and its bytes; an
-//! optional value a byte (0: none, 1: some) and the value.
+//! optional value a byte (0: none, 1: some) and the value. A count larger
+//! than the bytes left can hold is read as a file not whole: decoding
+//! makes no more than a few times the file's size.
 
 use super::{Kept, KeptFile, KeptFolder, Stamp};
 use crate::store::usage_index::record::checksum;
@@ -24,6 +26,14 @@ const FORMAT: u32 = 2;
 /// The build that writes it: a file of another is not read (what a field
 /// means may have changed with it).
 const BUILD: &str = env!("CARGO_PKG_VERSION");
+
+/// The fewest bytes of a text (its length), of a link passed over (a
+/// path and a text), of a transcript (its id, two tags and its cost) and
+/// of a folder (its path, two tags and two counts).
+const TEXT_BYTES: usize = 8;
+const PASSED_BYTES: usize = 8 + 8;
+const FILE_BYTES: usize = 8 + 1 + 1 + 8;
+const FOLDER_BYTES: usize = 8 + 1 + 1 + 8 + 8;
 
 /// The kept answer's bytes.
 pub(super) fn encode(k: &Kept) -> Vec<u8> {
@@ -98,8 +108,8 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
         1 => Some(r.texts()?),
         _ => return None,
     };
-    let n = r.len()?;
-    let mut folders = Vec::with_capacity(n.min(r.0.len()));
+    let n = r.count(FOLDER_BYTES)?;
+    let mut folders = Vec::with_capacity(n);
     for _ in 0..n {
         let path = r.path()?;
         let stamp = r.stamp()?;
@@ -108,8 +118,8 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
             1 => Some(r.text()?.to_owned()),
             _ => return None,
         };
-        let n = r.len()?;
-        let mut files = Vec::with_capacity(n.min(r.0.len()));
+        let n = r.count(FILE_BYTES)?;
+        let mut files = Vec::with_capacity(n);
         for _ in 0..n {
             let id = r.text()?.to_owned();
             let side = match r.u8()? {
@@ -134,8 +144,8 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
             looked_for,
         });
     }
-    let n = r.len()?;
-    let mut passed = Vec::with_capacity(n.min(r.0.len()));
+    let n = r.count(PASSED_BYTES)?;
+    let mut passed = Vec::with_capacity(n);
     for _ in 0..n {
         passed.push((r.path()?, r.text()?.to_owned()));
     }
@@ -240,6 +250,15 @@ impl<'a> Reader<'a> {
         usize::try_from(self.u64()?).ok()
     }
 
+    /// A count of things each at least `least` bytes long: one that the
+    /// bytes left cannot hold is a file that is not whole (so what is
+    /// made for them is at most a few times the file's size, whatever
+    /// count it says).
+    fn count(&mut self, least: usize) -> Option<usize> {
+        let n = self.len()?;
+        (n <= self.0.len() / least).then_some(n)
+    }
+
     fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = self.len()?;
         self.take(n)
@@ -250,8 +269,8 @@ impl<'a> Reader<'a> {
     }
 
     fn texts(&mut self) -> Option<Vec<String>> {
-        let n = self.len()?;
-        let mut all = Vec::with_capacity(n.min(self.0.len()));
+        let n = self.count(TEXT_BYTES)?;
+        let mut all = Vec::with_capacity(n);
         for _ in 0..n {
             all.push(self.text()?.to_owned());
         }

@@ -619,3 +619,84 @@ fn a_kept_file_of_another_format_or_build_is_not_read() {
     let again = format::decode(&std::fs::read(&w.kept).unwrap()).unwrap();
     assert_eq!(again.projects, w.store.projects_dir());
 }
+
+/// The allocator of this crate's tests, which notes on each thread the
+/// largest block asked for since [`largest_block`] last asked.
+struct Noting;
+
+thread_local! {
+    static LARGEST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+// SAFETY: every call is the system allocator's; the note is a const
+// thread-local cell, which allocates nothing
+unsafe impl std::alloc::GlobalAlloc for Noting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(layout.size())));
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(new)));
+        unsafe { std::alloc::System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static NOTING: Noting = Noting;
+
+/// The largest block this thread asked for since the last call.
+fn largest_block() -> usize {
+    LARGEST.with(|l| l.replace(0))
+}
+
+/// A whole file (its checksum right) whose count of folders, of a
+/// folder's transcripts, of the ids named or of the links passed over is
+/// far more than its bytes can hold is not read, and what is made to read
+/// it is at most a few times its size (it was up to 120 times: 64 MiB
+/// read could ask for 7.5 GiB, which a small machine refuses, killing
+/// every status line while the file stayed).
+#[test]
+fn a_kept_file_s_counts_make_no_more_than_its_size() {
+    let none = Kept {
+        projects: PathBuf::new(),
+        full_at: 0,
+        root: None,
+        registry: None,
+        named: None,
+        folders: Vec::new(),
+        passed: Vec::new(),
+    };
+    let bytes = format::encode(&none);
+    // the header and the fields before the folders' count (which is
+    // followed by the links' count and the checksum)
+    let head = &bytes[..bytes.len() - 24];
+    let le = |n: u64| n.to_le_bytes().to_vec();
+    let huge = le(u64::MAX >> 8);
+    let filler = vec![0u8; 1 << 20];
+    let named = [&head[..head.len() - 1], &[1], &huge].concat();
+    let folders = [head, &huge].concat();
+    // one folder: no path, no time, readable, then its transcripts' count
+    let files = [head, &le(1), &le(0), &[0, 0], &huge].concat();
+    let passed = [head, &le(0), &huge].concat();
+    for (what, start) in [
+        ("named", named),
+        ("folders", folders),
+        ("files", files),
+        ("passed", passed),
+    ] {
+        let file = summed([start, filler.clone()].concat());
+        largest_block();
+        assert_eq!(format::decode(&file), None, "{what}");
+        let largest = largest_block();
+        assert!(
+            largest <= 8 * file.len(),
+            "{what}: a block of {largest} bytes for a file of {}",
+            file.len()
+        );
+    }
+}
