@@ -176,8 +176,17 @@ fn prompts_typed_during_a_turn_wait_for_its_end() {
 
 /// A request to run Bash, asked with a tool dialog.
 fn request() -> Event<&'static str> {
-    let req: claudio::CanUseToolRequest =
-        serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
+    request_of(None)
+}
+
+/// A request to run Bash's `ls`, for the tool use `id` if given, asked
+/// with a tool dialog as the loop asks it.
+fn request_of(id: Option<&str>) -> Event<&'static str> {
+    let mut req = json!({"tool_name":"Bash","input":{"command":"ls"}});
+    if let Some(id) = id {
+        req["tool_use_id"] = id.into();
+    }
+    let req: claudio::CanUseToolRequest = serde_json::from_value(req).unwrap();
     let shown = Shown {
         folded: "Allow? ".into(),
         whole: None,
@@ -884,20 +893,7 @@ fn a_tool_s_time_leaves_out_the_deciding() {
         ),
         0,
     );
-    let req: claudio::CanUseToolRequest = serde_json::from_value(
-        json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
-    )
-    .unwrap();
-    let shown = Shown {
-        folded: "Allow? ".into(),
-        whole: None,
-    };
-    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
-    let ask = Event::Request {
-        typed_before: Vec::new(),
-        request: "Bash",
-        dialog: Box::new(dialog),
-    };
+    let ask = request_of(Some("toolu_1"));
     c.step(&mut w, ask, 10);
     c.step(&mut w, key('y'), 5_000);
     let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 5_000);
@@ -1488,15 +1484,6 @@ fn every_width_from_one_column_draws_a_turn_and_erases_its_live_region() {
 /// happened. (The race itself is the loop's; the state after it is this.)
 #[test]
 fn a_stop_that_lost_to_the_deck_s_allow_says_the_tool_ran() {
-    let req: claudio::CanUseToolRequest = serde_json::from_value(
-        json!({"tool_name":"Bash","input":{"command":"ls"},"tool_use_id":"toolu_1"}),
-    )
-    .unwrap();
-    let shown = Shown {
-        folded: "Allow? ".into(),
-        whole: None,
-    };
-    let dialog = Dialog::asking(Box::new(Approval::new(req, shown)), Style::plain());
     let mut c = chat_at(80);
     let mut w = c.turn();
     let mut screen = vt100::Parser::new(24, 80, 0);
@@ -1504,11 +1491,7 @@ fn a_stop_that_lost_to_the_deck_s_allow_says_the_tool_ran() {
         let t = text(out).replace("\r\n", "\n").replace('\n', "\r\n");
         screen.process(t.as_bytes());
     };
-    let request = Event::Request {
-        typed_before: Vec::new(),
-        request: "Bash",
-        dialog: Box::new(dialog),
-    };
+    let request = request_of(Some("toolu_1"));
     show(&c.step(&mut w, request, 1));
     let out = c.step(&mut w, special(KeyCode::Esc, KeyModifiers::NONE), 2);
     show(&out);
