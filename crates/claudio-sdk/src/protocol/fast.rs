@@ -26,7 +26,9 @@ use std::borrow::Cow;
 
 /// Decode `line` if it is a plain content-block-delta `stream_event` (or
 /// the block's `content_block_stop`, or the `message_stop`: the small
-/// events around the deltas, read here without serde's allocations).
+/// events around the deltas, read here without serde's allocations; or
+/// the `message_start`, `content_block_start` or `message_delta` around
+/// them, their values read by serde_json from their own bytes).
 pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
     let mut p = Parser {
         b: line.as_bytes(),
@@ -343,6 +345,13 @@ impl<'a> Parser<'a> {
     /// `index` and `delta`), a `content_block_stop` (`type` and `index`) or
     /// a `message_stop` (`type` alone), each key once, in any order.
     fn event(&mut self) -> Option<StreamEvent> {
+        if let Some(kind) = self.one_of(&[
+            br#""type":"message_start""#,
+            br#""type":"content_block_start""#,
+            br#""type":"message_delta""#,
+        ]) {
+            return self.framing(kind);
+        }
         let (mut kind, mut index, mut delta) = (None, None, None);
         loop {
             let key = self.one_of(&[
@@ -368,6 +377,38 @@ impl<'a> Parser<'a> {
             (4, None, None) => Some(StreamEvent::MessageStop),
             _ => None,
         }
+    }
+
+    /// The rest of the event after its `type` (written first, as the CLI
+    /// writes it) for the events that frame the deltas: a
+    /// `message_start` (its `message`), a `content_block_start` (its
+    /// `index` and `content_block`) or a `message_delta` (its `delta` and,
+    /// if given, `usage`), each key once and no other; the values read by
+    /// serde_json from their own bytes, as the general decoder reads them,
+    /// without its map of every key.
+    fn framing(&mut self, kind: usize) -> Option<StreamEvent> {
+        let (mut index, mut first, mut usage) = (None, None, None);
+        while self.next_member()? {
+            match (kind, self.key()?) {
+                (0, "message") | (1, "content_block") | (2, "delta") if first.is_none() => {
+                    first = Some(self.value()?);
+                }
+                (1, "index") if index.is_none() => index = Some(self.index()?),
+                (2, "usage") if usage.is_none() => usage = Some(self.value()?),
+                _ => return None,
+            }
+        }
+        Some(match kind {
+            0 => StreamEvent::MessageStart { message: first? },
+            1 => StreamEvent::ContentBlockStart {
+                index: index?,
+                content_block: ContentBlock::from_value(first?),
+            },
+            _ => StreamEvent::MessageDelta {
+                delta: first?,
+                usage,
+            },
+        })
     }
 
     /// The body of `delta` after its `{`: `type` and its one text field.
@@ -743,7 +784,58 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Where the first `"`, `\\` or control character is: sixteen bytes at a
+/// time (SSE2, which every x86-64 processor has; a string's last bytes in
+/// one more step, copied beside bytes that are none of them), eight
+/// elsewhere. Where it answers, the answer is the byte-by-byte rule's (the
+/// property test below).
+#[cfg(target_arch = "x86_64")]
+fn special(b: &[u8]) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    /// The flags of the sixteen bytes at `p` that are special.
+    ///
+    /// # Safety
+    /// `p` must be readable for sixteen bytes.
+    #[inline(always)]
+    unsafe fn flags(p: *const u8) -> u32 {
+        // SAFETY: SSE2 is in every x86-64 processor (the target's
+        // baseline); the caller gives sixteen readable bytes, loaded
+        // unaligned.
+        unsafe {
+            let x = _mm_loadu_si128(p.cast::<__m128i>());
+            // a control byte: its unsigned least with 0x1f is itself
+            let ctrl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+            let quote = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'"' as i8));
+            let slash = _mm_cmpeq_epi8(x, _mm_set1_epi8(b'\\' as i8));
+            _mm_movemask_epi8(_mm_or_si128(ctrl, _mm_or_si128(quote, slash))) as u32
+        }
+    }
+    let mut i = 0;
+    while i + 16 <= b.len() {
+        // SAFETY: `b[i..i + 16]` is in the slice.
+        let hit = unsafe { flags(b.as_ptr().add(i)) };
+        if hit != 0 {
+            return Some(i + hit.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    let rest = &b[i..];
+    if rest.is_empty() {
+        return None;
+    }
+    // the last bytes, beside bytes that are not special
+    let mut last = [b'a'; 16];
+    last[..rest.len()].copy_from_slice(rest);
+    // SAFETY: `last` is sixteen bytes.
+    let hit = unsafe { flags(last.as_ptr()) };
+    (hit != 0).then(|| i + hit.trailing_zeros() as usize)
+}
+
 /// Where the first `"`, `\\` or control character is (eight bytes at a time).
+#[cfg(not(target_arch = "x86_64"))]
 fn special(b: &[u8]) -> Option<usize> {
     const ONES: u64 = u64::MAX / 255;
     const HIGH: u64 = ONES << 7;
@@ -1491,7 +1583,9 @@ mod tests {
         }
     }
 
-    use proptest::prelude::{any, prop_oneof, proptest, Just, ProptestConfig, Strategy};
+    use proptest::prelude::{
+        any, prop_assert_eq, prop_oneof, proptest, Just, ProptestConfig, Strategy,
+    };
     use proptest::sample::select;
 
     /// A JSON string's text: escapes good and bad, raw control characters,
@@ -1652,6 +1746,26 @@ mod tests {
             failure_persistence: None,
             ..ProptestConfig::default()
         })]
+
+        /// Any bytes, from any place in them: the first quote, backslash
+        /// or control byte is the byte-by-byte rule's (sixteen at a time,
+        /// the last ones beside filler).
+        #[test]
+        fn special_is_the_byte_by_byte_rule(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    8 => 0x20u8..=0xff,
+                    1 => select(&[b'"', b'\\', 0u8, 0x1f, b'\n', 0x20, 0x7f, 0x80, 0xff][..]),
+                ],
+                0..200,
+            ),
+            from in any::<proptest::sample::Index>(),
+        ) {
+            let from = from.index(bytes.len() + 1);
+            let b = &bytes[from..];
+            let naive = b.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+            prop_assert_eq!(special(b), naive);
+        }
 
         /// Any line near the CLI's, for any first line of a run: the shape
         /// declines it, or takes it as the parse and the run's test do.
@@ -1910,12 +2024,133 @@ mod tests {
             })
     }
 
+    /// The `message_start`, `content_block_start` and `message_delta`
+    /// lines as the CLI writes them take the fast path.
+    #[test]
+    fn the_events_around_the_deltas_take_the_fast_path() {
+        let tail = r#","session_id":"s-1","parent_tool_use_id":null,"uuid":"u-1","api_message_id":"msg_1"}"#;
+        for event in [
+            r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":1}}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t","name":"Bash","input":{}}}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"}}"#,
+        ] {
+            let l = format!(r#"{{"type":"stream_event","event":{event}{tail}"#);
+            assert!(agree(&l).is_some(), "declined {l}");
+        }
+        // an unknown key, a repeated one, the type not first, no message
+        for event in [
+            r#"{"type":"message_start","message":{},"x":1}"#,
+            r#"{"type":"message_start","message":{},"message":{}}"#,
+            r#"{"message":{},"type":"message_start"}"#,
+            r#"{"type":"message_start"}"#,
+            r#"{"type":"content_block_start","index":01,"content_block":{}}"#,
+            r#"{"type":"message_delta","delta":{},"type":"ping"}"#,
+        ] {
+            let l = format!(r#"{{"type":"stream_event","event":{event}{tail}"#);
+            assert!(agree(&l).is_none(), "took {l}");
+        }
+    }
+
+    /// An `index` as text: mostly one the fast path reads.
+    fn index_text() -> impl Strategy<Value = String> {
+        select(
+            &[
+                "0",
+                "1",
+                "7",
+                "12",
+                "123456789",
+                "1234567890",
+                "01",
+                "-1",
+                "1.0",
+                "1e2",
+                "4294967296",
+                "null",
+                "\"0\"",
+                "",
+            ][..],
+        )
+        .prop_map(str::to_owned)
+    }
+
+    /// A `message_start`, `content_block_start` or `message_delta` line
+    /// much like the CLI's (its event's members and the line's in any
+    /// order, repeated, missing, unknown, of other kinds), or cut, or with
+    /// a byte more or less.
+    fn near_framing_line() -> impl Strategy<Value = String> {
+        let event = prop_oneof![
+            object(vec![member(
+                "message",
+                prop_oneof![4 => api_message(), 1 => any_json()]
+            )
+            .boxed()])
+            .prop_map(|o| ("message_start", o)),
+            object(vec![
+                member("index", index_text()).boxed(),
+                member("content_block", any_block()).boxed(),
+            ])
+            .prop_map(|o| ("content_block_start", o)),
+            object(vec![
+                member(
+                    "delta",
+                    prop_oneof![
+                        3 => Just(r#"{"stop_reason":"end_turn","stop_sequence":null}"#.to_owned()),
+                        1 => any_json(),
+                    ],
+                )
+                .boxed(),
+                member("usage", any_json()).boxed(),
+            ])
+            .prop_map(|o| ("message_delta", o)),
+        ];
+        let envelope = object(vec![
+            member("session_id", id_or_any()).boxed(),
+            member("parent_tool_use_id", id_or_any()).boxed(),
+            member("uuid", id_or_any()).boxed(),
+            member("api_message_id", id_or_any()).boxed(),
+        ]);
+        (
+            event,
+            envelope,
+            prop_oneof![6 => Just(true), 1 => Just(false)],
+            (0..12u8, any::<u8>(), any::<proptest::sample::Index>()),
+        )
+            .prop_map(|((kind, members), envelope, first, (how, byte, at))| {
+                let kind = format!("\"type\":\"{kind}\"");
+                let members = &members[1..members.len() - 1];
+                // the `type` first, as the CLI writes it, or last
+                let event = match (members.is_empty(), first) {
+                    (true, _) => format!("{{{kind}}}"),
+                    (false, true) => format!("{{{kind},{members}}}"),
+                    (false, false) => format!("{{{members},{kind}}}"),
+                };
+                let b = match &envelope[1..] {
+                    "}" => format!(r#"{{"type":"stream_event","event":{event}}}"#),
+                    rest => format!(r#"{{"type":"stream_event","event":{event},{rest}"#),
+                };
+                damaged(b.into_bytes(), how, byte, at)
+            })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig {
             cases: 3000,
             failure_persistence: None,
             ..ProptestConfig::default()
         })]
+
+        /// Any line near the CLI's `message_start`, `content_block_start`
+        /// or `message_delta` line: the fast path declines it, or reads
+        /// what the general decoder reads.
+        #[test]
+        fn an_event_around_the_deltas_is_declined_or_read_as_the_general_decoder_reads_it(
+            line in near_framing_line(),
+        ) {
+            agree(&line);
+        }
 
         /// Any line near the CLI's `assistant` line (fields in any order,
         /// repeated, missing, unknown, of other kinds; blocks of any kind;
