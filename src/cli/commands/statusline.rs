@@ -561,7 +561,9 @@ fn today_and_block(
     let mut counted: HashMap<&str, crate::cli::common::pricing::Cost> = HashMap::new();
     let mut side: Vec<(i64, String, crate::cli::common::pricing::Cost)> = Vec::new();
     for s in sessions {
-        let costs = pricer.session(s);
+        // priced at its first message counted: a session read for the
+        // chain whose messages all came before it is not priced at all
+        let mut costs = None;
         for m in s.messages() {
             let when = m.at.unwrap_or(s.last_modified);
             if when < since {
@@ -571,6 +573,7 @@ fn today_and_block(
             if delta.total() == 0 {
                 continue;
             }
+            let costs = costs.get_or_insert_with(|| pricer.session(s));
             let full = costs.get(&m.key).copied().unwrap_or_default();
             let cost = match counted.insert(&m.key, full) {
                 Some(old) => full.beyond(&old),

@@ -36,6 +36,8 @@ use super::list::{candidates_in, parallel_map, project_folders, split_unreadable
 use super::usage_read::{stat_folder, RecentUsage};
 use super::Store;
 use rustix::fs::{AtFlags, Mode, OFlags};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// How far back the kept answer holds the transcripts: what was last
@@ -262,13 +264,11 @@ impl Kept {
         )
         .ok();
         let files: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
+        let projects = self.projects.as_os_str().as_bytes();
         for f in &mut self.folders {
-            let by_name = match (&root, f.path.parent(), f.path.file_name()) {
-                (Some(root), Some(parent), Some(name)) if parent == self.projects => {
-                    Some((root, name))
-                }
-                _ => None,
-            };
+            let by_name = root
+                .as_ref()
+                .zip(name_in(projects, f.path.as_os_str().as_bytes()));
             let now_stamp = match by_name {
                 Some((root, name)) => stamp_at(root, name),
                 None => stamp(&f.path),
@@ -378,10 +378,30 @@ fn current_id(projects: &Path, current: Option<&Path>) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The name of `path` in the folder `dir` (both as bytes), when `path`
+/// is `dir`, a `/` and one name: what [`Path::parent`] and
+/// [`Path::file_name`] say of it then, without taking either path apart
+/// (`None` also for some paths they would say it of: the caller then
+/// walks the whole path).
+fn name_in<'a>(dir: &[u8], path: &'a [u8]) -> Option<&'a OsStr> {
+    if dir.is_empty() {
+        return None;
+    }
+    let name = path.strip_prefix(dir)?.strip_prefix(b"/")?;
+    let normal = !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/');
+    normal.then(|| OsStr::from_bytes(name))
+}
+
+/// `folder`'s transcript of `k`: `folder/<id>.jsonl`, made in one
+/// allocation.
 fn candidate(folder: &Path, k: &KeptFile) -> Candidate {
+    let mut path = PathBuf::with_capacity(folder.as_os_str().len() + k.id.len() + 8);
+    path.push(folder);
+    path.push(&k.id);
+    path.as_mut_os_string().push(".jsonl");
     Candidate {
         session_id: k.id.clone(),
-        path: folder.join(format!("{}.jsonl", k.id)),
+        path,
         project_path: None,
         worktrees: None,
         mtime: None,

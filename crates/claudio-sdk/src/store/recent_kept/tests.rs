@@ -700,3 +700,56 @@ fn a_kept_file_s_counts_make_no_more_than_its_size() {
         );
     }
 }
+
+/// Paths of a few components, of the bytes that make a path's parts
+/// differ: `/`, `.`, a letter.
+fn path_bytes() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(
+        prop_oneof![Just(b'/'), Just(b'.'), Just(b'a'), Just(b'b')],
+        0..12,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// The folder's name taken from the bytes is the one `Path` gives: a
+    /// name [`name_in`] finds is `path`'s file name and its parent is
+    /// `dir`; and where `dir` has no `/` at its end and no `.` or empty
+    /// part, it finds every name `Path` does (else the caller walks the
+    /// whole path, which gives the same time).
+    #[test]
+    fn a_folder_s_name_from_its_bytes_is_path_s(dir in path_bytes(), path in path_bytes(),
+                                                 join in any::<bool>()) {
+        let path = if join {
+            [dir.as_slice(), b"/", path.as_slice()].concat()
+        } else {
+            path
+        };
+        let (d, p) = (Path::new(OsStr::from_bytes(&dir)), Path::new(OsStr::from_bytes(&path)));
+        let by_path = p.file_name().filter(|_| p.parent() == Some(d));
+        let by_bytes = name_in(&dir, &path);
+        if let Some(name) = by_bytes {
+            prop_assert_eq!(Some(name), by_path);
+        }
+        let plain = !dir.ends_with(b"/")
+            && OsStr::from_bytes(&dir).to_str().is_some_and(|s| {
+                s.split('/').skip(1).all(|c| !c.is_empty() && c != "." && c != "..")
+            });
+        let plain_name = by_path.is_some_and(|n| {
+            path.ends_with(n.as_bytes()) && path.len() == dir.len() + 1 + n.len()
+        });
+        if plain && plain_name {
+            prop_assert_eq!(by_bytes, by_path);
+        }
+    }
+
+    /// A kept transcript's path is the folder joined with `<id>.jsonl`.
+    #[test]
+    fn a_kept_transcript_s_path_is_its_folder_s_and_name(dir in path_bytes(),
+                                                          id in "[a-f0-9./-]{0,12}") {
+        let folder = Path::new(OsStr::from_bytes(&dir));
+        let k = KeptFile { id: id.clone(), side: false, at: None, cost: 0 };
+        prop_assert_eq!(candidate(folder, &k).path, folder.join(format!("{id}.jsonl")));
+    }
+}
