@@ -45,35 +45,17 @@ pub(super) fn encode(k: &Kept) -> Vec<u8> {
     w.i64(k.full_at);
     w.stamp(k.root);
     w.stamp(k.registry);
-    match &k.named {
-        None => w.u8(0),
-        Some(ids) => {
-            w.u8(1);
-            w.texts(ids);
-        }
-    }
+    w.optional(k.named.as_deref(), Writer::texts);
     w.len(k.folders.len());
     for f in &k.folders {
         w.path(&f.path);
         w.stamp(f.stamp);
-        match &f.unreadable {
-            None => w.u8(0),
-            Some(why) => {
-                w.u8(1);
-                w.text(why);
-            }
-        }
+        w.optional(f.unreadable.as_deref(), Writer::text);
         w.len(f.files.len());
         for file in &f.files {
             w.text(&file.id);
             w.u8(u8::from(file.side));
-            match file.at {
-                None => w.u8(0),
-                Some(at) => {
-                    w.u8(1);
-                    w.i64(at);
-                }
-            }
+            w.optional(file.at, Writer::i64);
             w.0.extend_from_slice(&file.cost.to_le_bytes());
         }
         w.texts(&f.looked_for);
@@ -103,21 +85,13 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
     let full_at = r.i64()?;
     let root = r.stamp()?;
     let registry = r.stamp()?;
-    let named = match r.u8()? {
-        0 => None,
-        1 => Some(r.texts()?),
-        _ => return None,
-    };
+    let named = r.optional(Reader::texts)?;
     let n = r.count(FOLDER_BYTES)?;
     let mut folders = Vec::with_capacity(n);
     for _ in 0..n {
         let path = r.path()?;
         let stamp = r.stamp()?;
-        let unreadable = match r.u8()? {
-            0 => None,
-            1 => Some(r.text()?.to_owned()),
-            _ => return None,
-        };
+        let unreadable = r.optional(|r| Some(r.text()?.to_owned()))?;
         let n = r.count(FILE_BYTES)?;
         let mut files = Vec::with_capacity(n);
         for _ in 0..n {
@@ -127,11 +101,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
                 1 => true,
                 _ => return None,
             };
-            let at = match r.u8()? {
-                0 => None,
-                1 => Some(r.i64()?),
-                _ => return None,
-            };
+            let at = r.optional(Reader::i64)?;
             let cost = r.u64()?;
             files.push(KeptFile { id, side, at, cost });
         }
@@ -200,12 +170,20 @@ impl Writer {
     }
 
     fn stamp(&mut self, s: Option<Stamp>) {
-        match s {
+        self.optional(s, |w, (secs, ns)| {
+            w.i64(secs);
+            w.i64(ns);
+        });
+    }
+
+    /// A value that may be absent: a tag byte, 0 for none, 1 followed by
+    /// the value as `write` writes it.
+    fn optional<T>(&mut self, v: Option<T>, write: impl FnOnce(&mut Self, T)) {
+        match v {
             None => self.u8(0),
-            Some((secs, ns)) => {
+            Some(v) => {
                 self.u8(1);
-                self.i64(secs);
-                self.i64(ns);
+                write(self, v);
             }
         }
     }
@@ -282,9 +260,16 @@ impl<'a> Reader<'a> {
     }
 
     fn stamp(&mut self) -> Option<Option<Stamp>> {
+        self.optional(|r| Some((r.i64()?, r.i64()?)))
+    }
+
+    /// A value written by [`Writer::optional`]: `Some(None)` for its
+    /// absence, `None` for bytes that are not one (a tag other than 0 or
+    /// 1, or a value `read` cannot read).
+    fn optional<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
         match self.u8()? {
             0 => Some(None),
-            1 => Some(Some((self.i64()?, self.i64()?))),
+            1 => Some(Some(read(self)?)),
             _ => None,
         }
     }
