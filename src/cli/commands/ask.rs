@@ -153,7 +153,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let stderr_style = Style::for_stderr(session.color_choice());
     let cwd = match &session.cwd {
         Some(d) => d.clone(),
-        None => std::env::current_dir()?,
+        None => crate::cli::common::folder::current()?,
     };
     let mut session = session.clone();
     settle_trust(&mut session, &cwd, stderr_style);
