@@ -218,7 +218,7 @@ impl TtyPrompts {
             tty.write_all(step.write.as_bytes())?;
             if let Some(done) = step.done {
                 if let Some(call) = &done.grant {
-                    grants().remember(call);
+                    let _ = grants().remember(call);
                 }
                 return Ok(done.result);
             }
