@@ -316,8 +316,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             Happened::Front(answer) => {
                 notifier.answered();
                 if let Some(a) = asking.take() {
-                    // a withdrawn request takes no answer: nothing to say
-                    let _ = a.responder.answer(answer).await;
+                    // a withdrawn request takes no answer: nothing to say;
+                    // one the deck answered first keeps nothing of `a`
+                    let answered = a.responder.answer(answer).await;
+                    if matches!(answered, Err(claudio::AnswerError::AlreadyAnswered)) {
+                        prompts.take_back_grant();
+                    }
                     // a call's time starts when it was allowed, as in the
                     // chat: not what the person took to decide
                     if let Some(id) = &a.call {
