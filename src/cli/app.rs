@@ -210,7 +210,7 @@ impl Command {
             Command::Tui(args) => {
                 // the config file's cli-path; nothing else of it is the TUI's
                 configure(&mut flags)?;
-                let cwd = std::env::current_dir()?;
+                let cwd = super::common::folder::current()?;
                 Err(super::commands::sessions::tui::exec(
                     flags.cli_path.as_deref(),
                     "claudio tui",
@@ -328,7 +328,7 @@ fn converse(flags: SessionFlags, config: &Config, chat: &ChatFlags) -> anyhow::R
         let store = claudio::store::Store::open(None)?;
         let cwd = match &flags.cwd {
             Some(d) => d.clone(),
-            None => std::env::current_dir()?,
+            None => super::common::folder::current()?,
         };
         let style = super::term::style::Style::decide(
             flags.color_choice(),

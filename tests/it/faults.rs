@@ -296,3 +296,76 @@ fn a_host_killed_outright_takes_the_cli_with_it() {
     }
     assert!(gone, "the CLI outlived its host");
 }
+
+/// `cmd` (a claudio command) started in `dir`, a folder removed by the
+/// shell that entered it, just before it starts the command.
+fn in_removed(cmd: &std::process::Command, dir: &std::path::Path) -> std::process::Command {
+    let mut sh = std::process::Command::new("sh");
+    sh.args([
+        "-c",
+        "cd \"$1\" && rmdir \"$1\" && shift && exec \"$@\"",
+        "sh",
+    ])
+    .arg(dir)
+    .arg(cmd.get_program())
+    .args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    sh
+}
+
+/// Run from a current folder removed while the shell was in it (its name
+/// holding a terminal's title sequence), each command that needs the
+/// current folder says it no longer exists and names it (its sequence
+/// taken out, as from every error), never "No such file or directory (os
+/// error 2)" alone, and exits 1 with no `claude` started: `tui`, `ask`,
+/// a prompt piped in, and on a terminal the chat, `-r` and `-c`.
+#[test]
+fn a_removed_current_folder_is_said_and_named() {
+    let fake = Fake::after_init(vec![]);
+    let root = tempfile::tempdir().unwrap();
+    let folder = |n: usize| {
+        let dir = root.path().join(format!("proj{n}\x1b]0;pwned\x07"));
+        std::fs::create_dir(&dir).unwrap();
+        let said = format!(
+            "claudio: the current folder {} no longer exists: cd to a folder that exists",
+            root.path().join(format!("proj{n}")).display()
+        );
+        (dir, said)
+    };
+    let piped: [(&[&str], Option<&[u8]>); 3] = [
+        (&["tui"], None),
+        (&["ask", "hi"], None),
+        (&[], Some(b"hi\n")),
+    ];
+    for (n, (args, stdin)) in piped.into_iter().enumerate() {
+        let (dir, said) = folder(n);
+        let mut c = claudio(&fake);
+        c.args(args);
+        let out = run(in_removed(&c, &dir), stdin);
+        let err = stderr(&out);
+        assert!(
+            err.contains(&said) && !err.contains('\x1b'),
+            "{args:?}: {err:?}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!dir.exists(), "{args:?}");
+    }
+    let on_a_terminal: [&[&str]; 3] = [&[], &["-r"], &["-c"]];
+    for (n, args) in on_a_terminal.into_iter().enumerate() {
+        let (dir, said) = folder(10 + n);
+        let mut c = claudio(&fake);
+        c.args(args);
+        let mut t = Term::spawn_sized(in_removed(&c, &dir), 24, 300);
+        t.wait_for(&said);
+        assert_eq!(t.wait(60).code(), Some(1), "{args:?}: {}", t.contents());
+    }
+    assert!(
+        !fake.record.path().join("pid").exists(),
+        "no claude was started"
+    );
+}

@@ -153,7 +153,7 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
     let stderr_style = Style::for_stderr(session.color_choice());
     let cwd = match &session.cwd {
         Some(d) => d.clone(),
-        None => std::env::current_dir()?,
+        None => crate::cli::common::folder::current()?,
     };
     let mut session = session.clone();
     settle_trust(&mut session, &cwd, stderr_style);
@@ -316,8 +316,12 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
             Happened::Front(answer) => {
                 notifier.answered();
                 if let Some(a) = asking.take() {
-                    // a withdrawn request takes no answer: nothing to say
-                    let _ = a.responder.answer(answer).await;
+                    // a withdrawn request takes no answer: nothing to say;
+                    // one the deck answered first keeps nothing of `a`
+                    let answered = a.responder.answer(answer).await;
+                    if matches!(answered, Err(claudio::AnswerError::AlreadyAnswered)) {
+                        prompts.take_back_grant();
+                    }
                     // a call's time starts when it was allowed, as in the
                     // chat: not what the person took to decide
                     if let Some(id) = &a.call {

@@ -2,10 +2,66 @@
 //! directory, the current one): the folder is named, and why not, before
 //! anything is started there. Left to the exec or the spawn, a folder that
 //! cannot be entered came back as the program's failure ("cannot start
-//! …/claude: Permission denied"), blaming the CLI.
+//! …/claude: Permission denied"), blaming the CLI. The current folder
+//! removed while a shell was in it is said as such ([`current`]), not as
+//! a bare "No such file or directory".
 
+use std::ffi::OsString;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The current folder, or an error that says why it cannot be had: one
+/// removed while the shell was in it is said to no longer exist, named
+/// when its name can be known ([`removed_current`]).
+pub fn current() -> anyhow::Result<PathBuf> {
+    std::env::current_dir().map_err(|e| {
+        let name = match e.kind() {
+            io::ErrorKind::NotFound => removed_current(
+                std::fs::read_link("/proc/self/cwd").ok(),
+                std::env::var_os("PWD"),
+            ),
+            _ => None,
+        };
+        anyhow::anyhow!(no_current(&e, name.as_deref()))
+    })
+}
+
+/// What is said when the current folder cannot be had (`e`, from
+/// `getcwd`): gone (`NotFound`), with its `name` when known.
+fn no_current(e: &io::Error, name: Option<&Path>) -> String {
+    match (e.kind(), name) {
+        (io::ErrorKind::NotFound, Some(p)) => format!(
+            "the current folder {} no longer exists: cd to a folder that exists",
+            p.display()
+        ),
+        (io::ErrorKind::NotFound, None) => {
+            "the current folder no longer exists: cd to a folder that exists".into()
+        }
+        _ => format!("cannot tell the current folder: {e}"),
+    }
+}
+
+/// The name of the current folder that was removed (`getcwd` said it is
+/// gone): what the kernel kept of it (`/proc/self/cwd` links to `PATH
+/// (deleted)` for a removed folder; `proc_cwd` is that link), else
+/// `$PWD` (`pwd`) when it is an absolute path that names nothing. A
+/// `$PWD` that names something is not the removed folder (a stale or
+/// made-up one, or a folder made again since), and is not said.
+fn removed_current(proc_cwd: Option<PathBuf>, pwd: Option<OsString>) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    if let Some(link) = proc_cwd {
+        let bytes = link.as_os_str().as_bytes();
+        if let Some(kept) = bytes.strip_suffix(b" (deleted)") {
+            if kept.starts_with(b"/") {
+                return Some(PathBuf::from(std::ffi::OsStr::from_bytes(kept)));
+            }
+        }
+    }
+    let pwd = PathBuf::from(pwd?);
+    let gone = pwd.is_absolute()
+        && matches!(std::fs::symlink_metadata(&pwd), Err(e) if e.kind() == io::ErrorKind::NotFound);
+    gone.then_some(pwd)
+}
 
 /// Why `dir` cannot be worked in, as said after its name ("no longer
 /// exists", "is not a folder", "cannot be entered: no permission"), or
@@ -54,6 +110,48 @@ mod tests {
         std::fs::create_dir(&gone).unwrap();
         std::fs::remove_dir(&gone).unwrap();
         assert_eq!(not_enterable(&gone).as_deref(), Some("no longer exists"));
+    }
+
+    /// The current folder removed: named from what the kernel kept of it
+    /// (the link `/proc/self/cwd` ends in ` (deleted)`), else from `$PWD`
+    /// when that names nothing; never a `$PWD` that names something (it
+    /// is not the removed folder), nor a relative one.
+    #[test]
+    fn a_removed_current_folder_is_named_when_its_name_can_be_known() {
+        let d = tempfile::tempdir().unwrap();
+        let gone = d.path().join("gone \x1b]0;t\x07");
+        let kept = |p: &Path| {
+            let mut s = p.as_os_str().to_owned();
+            s.push(" (deleted)");
+            Some(PathBuf::from(s))
+        };
+        let pwd = |p: &Path| Some(p.as_os_str().to_owned());
+        // the kernel's name, kept exact (the sanitizer is the printer's)
+        assert_eq!(removed_current(kept(&gone), None), Some(gone.clone()));
+        // a folder named "x (deleted)", itself removed
+        let odd = d.path().join("x (deleted)");
+        assert_eq!(removed_current(kept(&odd), None), Some(odd.clone()));
+        // a link that is not a removed folder's: $PWD, when it names nothing
+        let here = Some(d.path().to_owned());
+        assert_eq!(
+            removed_current(here.clone(), pwd(&gone)),
+            Some(gone.clone())
+        );
+        assert_eq!(removed_current(None, pwd(&gone)), Some(gone.clone()));
+        assert_eq!(removed_current(here, pwd(d.path())), None, "exists");
+        assert_eq!(removed_current(None, Some("gone".into())), None, "relative");
+        assert_eq!(removed_current(None, None), None);
+        let e = io::Error::from(io::ErrorKind::NotFound);
+        assert_eq!(
+            no_current(&e, Some(Path::new("/w/proj"))),
+            "the current folder /w/proj no longer exists: cd to a folder that exists"
+        );
+        assert_eq!(
+            no_current(&e, None),
+            "the current folder no longer exists: cd to a folder that exists"
+        );
+        let e = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert!(no_current(&e, None).starts_with("cannot tell the current folder: "));
     }
 
     /// No permission (EACCES, which root, running the tests, never meets):

@@ -101,9 +101,15 @@ impl SessionGrants {
         (req.tool_name.clone(), req.input.to_string())
     }
 
-    /// Remember `req`'s exact call.
-    pub fn remember(&mut self, req: &CanUseToolRequest) {
-        self.0.insert(Self::key(req));
+    /// Remember `req`'s exact call; whether it was not remembered before.
+    pub fn remember(&mut self, req: &CanUseToolRequest) -> bool {
+        self.0.insert(Self::key(req))
+    }
+
+    /// Forget `req`'s exact call: the answer that allowed it for the
+    /// session never reached the CLI (the deck's answer came first).
+    pub fn forget(&mut self, req: &CanUseToolRequest) {
+        self.0.remove(&Self::key(req));
     }
 
     /// Whether `req` is a call the person already allowed for the session.

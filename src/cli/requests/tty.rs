@@ -109,6 +109,9 @@ pub struct TtyPrompts {
     spinner: std::sync::OnceLock<Spinner>,
     /// Exact calls allowed for this session (no rule was suggested).
     grants: std::sync::Mutex<SessionGrants>,
+    /// The call the last answer newly allowed for the session, taken
+    /// back when that answer lost to the deck's ([`Self::take_back_grant`]).
+    last_grant: std::sync::Mutex<Option<Box<CanUseToolRequest>>>,
 }
 
 impl TtyPrompts {
@@ -121,7 +124,27 @@ impl TtyPrompts {
             tty_path,
             spinner: std::sync::OnceLock::new(),
             grants: std::sync::Mutex::new(SessionGrants::default()),
+            last_grant: std::sync::Mutex::new(None),
         })
+    }
+
+    /// The last answer never reached the CLI (the deck's came first): the
+    /// call it allowed for the session (`a`, no rule suggested) is not
+    /// kept, as a rule the CLI suggested is not kept then (it went with
+    /// the answer). Whether there was one.
+    pub fn take_back_grant(&self) -> bool {
+        let last = self
+            .last_grant
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(call) = &last {
+            self.grants
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .forget(call);
+        }
+        last.is_some()
     }
 
     /// Take `spinner` off the screen before each question.
@@ -206,6 +229,7 @@ impl TtyPrompts {
         let mut kind = match opened {
             Opened::Ask(kind) => kind,
             Opened::Decided { note, result } => {
+                *self.last_grant.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 tty.write_all(note.as_bytes())?;
                 return Ok(result);
             }
@@ -217,9 +241,8 @@ impl TtyPrompts {
             let step = kind.line(&line, &at);
             tty.write_all(step.write.as_bytes())?;
             if let Some(done) = step.done {
-                if let Some(call) = &done.grant {
-                    grants().remember(call);
-                }
+                let new = done.grant.filter(|call| grants().remember(call));
+                *self.last_grant.lock().unwrap_or_else(|e| e.into_inner()) = new;
                 return Ok(done.result);
             }
         }
@@ -515,6 +538,39 @@ mod tests {
         let (mut tty, _person) = Person::answering(&[]);
         let other = p.ask_on(&mut tty, &bash("cargo test; rm -rf ~"), &Cancel::default());
         assert!(other.is_err(), "another call is asked");
+    }
+
+    /// `a` whose answer lost to the deck's (`ask` finds the request
+    /// answered): the call is not kept, and is asked again; a call
+    /// allowed before by an answer that reached the CLI stays allowed
+    /// when a later answer loses.
+    #[test]
+    fn an_allow_for_the_session_taken_back_is_asked_again() {
+        let p = prompts();
+        let r = bash("cargo test");
+        let (mut tty, _person) = Person::answering(&["a\n"]);
+        assert!(p.ask_on(&mut tty, &r, &Cancel::default()).is_ok());
+        drop(tty);
+        assert!(p.take_back_grant(), "the call was kept");
+        assert!(!p.take_back_grant(), "once");
+        let (mut tty, _person) = Person::answering(&[]);
+        let again = p.ask_on(&mut tty, &r, &Cancel::default());
+        assert!(again.is_err(), "asked again: {again:?}");
+        drop(tty);
+        // kept (its answer reached the CLI), then the same call allowed
+        // without asking, and that answer lost: the grant stays
+        let (mut tty, _person) = Person::answering(&["a\n"]);
+        assert!(p.ask_on(&mut tty, &r, &Cancel::default()).is_ok());
+        drop(tty);
+        let (mut tty, _person) = Person::answering(&[]);
+        assert!(p.ask_on(&mut tty, &r, &Cancel::default()).is_ok());
+        drop(tty);
+        assert!(!p.take_back_grant(), "nothing new was kept");
+        let (mut tty, _person) = Person::answering(&[]);
+        assert!(
+            p.ask_on(&mut tty, &r, &Cancel::default()).is_ok(),
+            "still kept"
+        );
     }
 
     /// What `ask` writes on the terminal for hostile input: nothing a

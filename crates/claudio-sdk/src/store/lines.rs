@@ -376,6 +376,96 @@ mod tests {
         }
     }
 
+    /// A file given in the pieces `gives` says (`None`: an `Interrupted`
+    /// error), then whole.
+    struct Chunky {
+        data: Vec<u8>,
+        at: usize,
+        gives: std::collections::VecDeque<Option<usize>>,
+    }
+
+    impl Read for Chunky {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let rest = self.data.len() - self.at;
+            let n = match self.gives.pop_front() {
+                Some(None) => return Err(std::io::ErrorKind::Interrupted.into()),
+                Some(Some(n)) => n.min(rest),
+                None => rest,
+            };
+            let n = n.min(buf.len());
+            buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The lines handed out, their offsets and the long ones passed
+        /// over are a plain reader's, whatever the pieces the file comes
+        /// in (one byte at a time, interrupted), the buffer (smaller than a
+        /// page, or read into from a page start, growing for a long line),
+        /// and the bound: a line of the bound or more (the buffer's start
+        /// when bigger), the last one without a newline too, is passed
+        /// over and counted.
+        #[test]
+        fn the_lines_are_a_plain_reader_s_whatever_the_pieces(
+            lens in proptest::collection::vec(
+                proptest::prop_oneof![0usize..6, 6usize..200, 4000usize..9000], 0..10),
+            last_newline in proptest::bool::ANY,
+            gives in proptest::collection::vec(
+                proptest::prop_oneof![
+                    3 => (1usize..5).prop_map(Some),
+                    3 => (5usize..10_000).prop_map(Some),
+                    1 => proptest::strategy::Just(None),
+                ],
+                0..80,
+            ),
+            buf_len in proptest::sample::select(
+                &[1usize, 2, 7, 64, PAGE, PAGE + 1, PAGE + 100, 2 * PAGE + 5][..]),
+            max in proptest::sample::select(&[1usize, 2, 5, 100, 5000, 8192, 1 << 20][..]),
+        ) {
+            let mut text = Vec::new();
+            for (i, &n) in lens.iter().enumerate() {
+                text.extend((0..n).map(|j| if j % 7 == 3 { b'\r' } else { b'a' + ((i + j) % 26) as u8 }));
+                text.push(b'\n');
+            }
+            if !last_newline {
+                text.pop();
+            }
+            let mut file = Chunky { data: text.clone(), at: 0, gives: gives.into_iter().collect() };
+            let mut buf = vec![0u8; buf_len];
+            let bound = window(&buf).1.max(max);
+            let mut out = Vec::new();
+            let passed = read_blocks(&mut file, &mut buf, max, &mut |b: Block<'_>| {
+                out.extend(b.lines().map(|(o, l)| (o, l.to_vec())));
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let mut want = Vec::new();
+            let mut long = 0;
+            let mut at = 0;
+            let mut lines: Vec<&[u8]> = text.split(|&c| c == b'\n').collect();
+            if lines.last().is_some_and(|l| l.is_empty()) {
+                lines.pop(); // nothing after the last newline
+            }
+            for l in lines {
+                if l.len() >= bound {
+                    long += 1;
+                } else {
+                    want.push((at as u64, l.to_vec()));
+                }
+                at += l.len() + 1;
+            }
+            proptest::prop_assert_eq!(out, want);
+            proptest::prop_assert_eq!(passed.long_lines, long);
+            proptest::prop_assert!(buf.len() <= bound.max(buf_len) + PAGE, "{}", buf.len());
+        }
+    }
+
     #[test]
     fn each_line_skips_blanks_and_keeps_offsets() {
         let d = tempfile::tempdir().unwrap();

@@ -413,6 +413,167 @@ mod tests {
         }
     }
 
+    /// What a stream gives at one poll: bytes (as many as fit), a
+    /// `Pending` (the reading future is then dropped, and asked again), or
+    /// an `Interrupted` error (the line asked again).
+    #[derive(Debug, Clone)]
+    enum Give {
+        Bytes(usize),
+        Pending,
+        Interrupted,
+    }
+
+    /// A stream of `data` given as `gives` says, then whole.
+    struct Chunky {
+        data: Vec<u8>,
+        at: usize,
+        gives: std::collections::VecDeque<Give>,
+    }
+
+    impl AsyncRead for Chunky {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<io::Result<()>> {
+            let rest = self.data.len() - self.at;
+            let n = match self.gives.pop_front() {
+                Some(Give::Pending) => {
+                    cx.waker().wake_by_ref();
+                    return std::task::Poll::Pending;
+                }
+                Some(Give::Interrupted) => {
+                    return std::task::Poll::Ready(Err(io::ErrorKind::Interrupted.into()))
+                }
+                Some(Give::Bytes(n)) => n.min(rest),
+                None => rest,
+            };
+            let n = n.min(buf.remaining());
+            let at = self.at;
+            buf.put_slice(&self.data[at..at + n]);
+            self.at += n;
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    /// The lines of `bytes` as a plain reader says them: split at each
+    /// `\n`, what follows the last one a line when not empty, a line over
+    /// `max` bytes (its `\r` counted) too long, one `\r` cut off the end.
+    fn plain_lines(bytes: &[u8], max: usize) -> Vec<Option<Vec<u8>>> {
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        if lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines
+            .into_iter()
+            .map(|l| (l.len() <= max).then(|| trim_cr(l).to_vec()))
+            .collect()
+    }
+
+    /// What the reader says of `bytes` given as `gives` says: each poll of
+    /// `next_line` that is pending drops the future (what cancelling
+    /// does), each error asks again; each line handed out is also what
+    /// `take_last` gives when `take` says so. The line gathered never
+    /// holds more than `max` bytes.
+    fn reader_lines(
+        bytes: &[u8],
+        gives: &[Give],
+        max: usize,
+        take: &[bool],
+    ) -> Vec<Option<Vec<u8>>> {
+        use std::future::Future;
+        let mut r = LineReader::new(
+            Chunky {
+                data: bytes.to_vec(),
+                at: 0,
+                gives: gives.iter().cloned().collect(),
+            },
+            max,
+        );
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let mut out = Vec::new();
+        let mut polls = 0usize;
+        loop {
+            polls += 1;
+            assert!(polls < 10 * (bytes.len() + gives.len() + 10), "no progress");
+            let got = {
+                let mut next = std::pin::pin!(r.next_line());
+                match next.as_mut().poll(&mut cx) {
+                    std::task::Poll::Pending => continue,
+                    std::task::Poll::Ready(Err(e)) => {
+                        assert_eq!(e.kind(), io::ErrorKind::Interrupted);
+                        continue;
+                    }
+                    std::task::Poll::Ready(Ok(None)) => break,
+                    std::task::Poll::Ready(Ok(Some(Line::Data(d)))) => Some(d.to_vec()),
+                    std::task::Poll::Ready(Ok(Some(Line::TooLong))) => None,
+                }
+            };
+            assert!(r.line.len() <= max, "{} held of {max}", r.line.len());
+            if let Some(d) = &got {
+                if take[out.len() % take.len()] {
+                    assert_eq!(&r.take_last(), d);
+                }
+            }
+            out.push(got);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 300,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// The reader says what a plain reader says, whatever the pieces
+        /// (one byte at a time, a piece ending at the buffer's edge,
+        /// reads cancelled or interrupted between them), the limit, and
+        /// the lines (empty, `\r`, a UTF-8 character cut between reads,
+        /// one the size of a read, a byte either side of it, no newline
+        /// at the end).
+        #[test]
+        fn the_lines_are_a_plain_reader_s_whatever_the_pieces(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    4 => "[a-z\"{}é日]{0,12}".prop_map(String::into_bytes),
+                    1 => proptest::sample::select(ODD_LINES).prop_map(<[u8]>::to_vec),
+                    1 => (0usize..4, any::<bool>()).prop_map(|(k, cr)| {
+                        let mut l = vec![b'y'; READ_CHUNK - 2 + k];
+                        if cr {
+                            l.push(b'\r');
+                        }
+                        l
+                    }),
+                ],
+                0..12,
+            ),
+            end_with_newline in any::<bool>(),
+            gives in proptest::collection::vec(
+                prop_oneof![
+                    4 => prop_oneof![1usize..4, 4usize..300, READ_CHUNK - 2..READ_CHUNK + 3]
+                        .prop_map(Give::Bytes),
+                    1 => proptest::strategy::Just(Give::Pending),
+                    1 => proptest::strategy::Just(Give::Interrupted),
+                ],
+                0..60,
+            ),
+            max in proptest::sample::select(
+                &[0usize, 1, 8, 300, READ_CHUNK - 1, READ_CHUNK, READ_CHUNK + 1, usize::MAX][..]),
+            take in proptest::collection::vec(any::<bool>(), 1..5),
+        ) {
+            let mut bytes = lines.join(&b'\n');
+            if end_with_newline && !lines.is_empty() {
+                bytes.push(b'\n');
+            }
+            proptest::prop_assert_eq!(
+                reader_lines(&bytes, &gives, max, &take),
+                plain_lines(&bytes, max)
+            );
+        }
+    }
+
     #[tokio::test]
     async fn exactly_at_the_limit_passes() {
         let got = collect(b"12345\n123456\n", 5).await;

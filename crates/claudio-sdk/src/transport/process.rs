@@ -188,6 +188,20 @@ fn not_entered(dir: &Path, e: std::io::Error) -> Error {
     }
 }
 
+/// The error for a start of `program` in `cwd` that failed with `e`: the
+/// working directory's when it cannot be entered now (removed or replaced
+/// between [`enterable`]'s check and the spawn, where the child's `chdir`
+/// failed and the OS error alone blamed the CLI), else the CLI's.
+fn spawn_failed(program: &Path, cwd: Option<&Path>, e: std::io::Error) -> Error {
+    match cwd.map(enterable) {
+        Some(Err(folder)) => folder,
+        _ => Error::Spawn {
+            path: program.to_path_buf(),
+            source: e,
+        },
+    }
+}
+
 /// Start the CLI as `spec` describes.
 pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let program = spec.program.as_path();
@@ -229,7 +243,7 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let mut child = rx
         .await
         .map_err(|_| spawn_err(std::io::Error::other("spawner thread is gone")))?
-        .map_err(spawn_err)?;
+        .map_err(|e| spawn_failed(program, spec.cwd.as_deref(), e))?;
 
     let pid = child.id().map(|p| p as i32).unwrap_or(0);
     let (stdin, stdout, err) = match (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -422,6 +436,25 @@ mod tests {
                 Err(Error::WorkingDirectory { path }) => assert_eq!(path, dir),
                 other => panic!("{}: {other:?}", dir.display()),
             }
+        }
+        // removed between the check and the spawn: the child's `chdir`
+        // fails, and that is the folder's error, not the CLI's
+        let dir = d.path().join("went");
+        std::fs::create_dir(&dir).unwrap();
+        assert!(enterable(&dir).is_ok());
+        std::fs::remove_dir(&dir).unwrap();
+        let e = std::process::Command::new("/bin/sh")
+            .current_dir(&dir)
+            .spawn()
+            .unwrap_err();
+        match spawn_failed(Path::new("/bin/sh"), Some(&dir), e) {
+            Error::WorkingDirectory { path } => assert_eq!(path, dir),
+            other => panic!("{other:?}"),
+        }
+        let e = std::io::Error::from(std::io::ErrorKind::NotFound);
+        match spawn_failed(Path::new("/no/claude"), Some(d.path()), e) {
+            Error::Spawn { path, .. } => assert_eq!(path, Path::new("/no/claude")),
+            other => panic!("{other:?}"),
         }
         let denied = std::io::Error::from(rustix::io::Errno::ACCESS);
         match not_entered(d.path(), denied) {

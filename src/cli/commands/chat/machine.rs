@@ -207,6 +207,11 @@ pub(super) struct Machine<R> {
     /// The last answer was to a tool call (the deck's answer that
     /// overtakes it ran the tool, when it allowed it).
     replied_to_call: bool,
+    /// The call the last answer allowed for the session (`a`, the CLI
+    /// suggested no rule), newly remembered: forgotten again when the
+    /// deck's answer reached the CLI first (`Overtaken`), as a rule the
+    /// CLI suggested is never kept then (it went with the answer).
+    granted: Option<Box<claudio::CanUseToolRequest>>,
     ended: bool,
 }
 
@@ -294,6 +299,7 @@ impl<R> Machine<R> {
             stage: Stage::Turn(TurnWatch::prompt(After::Answer)),
             asking: None,
             replied_to_call: false,
+            granted: None,
             ended: false,
         };
         let effects = collected(|emit| {
@@ -320,6 +326,7 @@ impl<R> Machine<R> {
             },
             asking: None,
             replied_to_call: false,
+            granted: None,
             ended: false,
         };
         let effects = collected(|emit| {
@@ -343,6 +350,7 @@ impl<R> Machine<R> {
             },
             asking: None,
             replied_to_call: false,
+            granted: None,
             ended: false,
         };
         (work, Vec::new())
@@ -492,7 +500,16 @@ impl<R> Machine<R> {
             }
             Event::Withdrawn | Event::AnsweredElsewhere { .. } | Event::KeysGone => {}
             Event::Overtaken { given } => {
-                out.draw(Draw::Notice(overtaken(&given, self.replied_to_call)))
+                // an `a` that lost keeps nothing for the session
+                let kept = self.granted.take();
+                if let Some(req) = &kept {
+                    p.session.state.grants.forget(req);
+                }
+                let mut note = overtaken(&given, self.replied_to_call);
+                if kept.is_some() {
+                    note.push_str("; the same call will be asked again");
+                }
+                out.draw(Draw::Notice(note))
             }
             Event::Eof => self.eof(out),
             Event::SentNow => {
@@ -573,9 +590,9 @@ impl<R> Machine<R> {
             p.session.reading.call_runs(call, now);
         }
         self.replied_to_call = asking.dialog.call().is_some();
-        if let Some(req) = &done.grant {
-            p.session.state.grants.remember(req);
-        }
+        self.granted = done
+            .grant
+            .filter(|req| p.session.state.grants.remember(req));
         out.push(Effect::Reply(asking.request, done.result));
         if done.interrupt {
             // Esc at a question: the CLI ends the turn; an interrupt like

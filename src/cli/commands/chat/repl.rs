@@ -65,7 +65,7 @@ pub(in crate::cli::commands::chat) fn run_with(
         crate::cli::common::notify::Notifier::new(settings.notify.clone().unwrap_or_default()),
         match &session.cwd {
             Some(d) => d.clone(),
-            None => std::env::current_dir()?,
+            None => crate::cli::common::folder::current()?,
         },
     );
     chat.header();

@@ -210,8 +210,10 @@ impl Work<'_> {
                         let own = result.clone();
                         // withdrawn meanwhile, or the session gone: nothing
                         // to send; or the deck's answer reached the CLI first
-                        let sent = a.responder.answer(result).await.is_ok();
-                        let deck = published.as_ref().and_then(|p| p.given());
+                        let answered = a.responder.answer(result).await;
+                        let sent = answered.is_ok();
+                        let deck =
+                            deck_first(&answered, published.as_ref().and_then(|p| p.given()));
                         let after = after_reply(&own, sent, deck.as_ref());
                         if after.hold && a.req.agent_id.is_none() {
                             inbox.stop_asked();
@@ -745,6 +747,19 @@ fn after_reply(own: &PermissionResult, sent: bool, deck: Option<&PermissionResul
     AfterReply { hold, interrupt }
 }
 
+/// The deck's answer `given` when it is what reached the CLI before the
+/// chat's reply (`answered`: how the reply fared): only when the reply
+/// found the request answered. Withdrawn by the CLI, or the session
+/// gone, neither answer reached it: the deck's, seen in the moment it
+/// was being tried (it is set before it is tried, and taken back when it
+/// fails), is not said to have run the tool, nor to stop the turn.
+fn deck_first(
+    answered: &Result<(), claudio::AnswerError>,
+    given: Option<PermissionResult>,
+) -> Option<PermissionResult> {
+    given.filter(|_| matches!(answered, Err(claudio::AnswerError::AlreadyAnswered)))
+}
+
 /// The event that says the chat's reply lost to the deck's answer
 /// (`sent`: the reply reached the CLI; `deck`: the deck's answer, when the
 /// deck answered): the screen is told what happened instead.
@@ -849,6 +864,40 @@ mod after_reply_tests {
                 interrupt: false
             }
         );
+    }
+
+    /// The deck's answer counts as the one that reached the CLI only
+    /// when the chat's reply found the request answered: a request the
+    /// CLI withdrew (or a session gone) while the deck's answer was being
+    /// tried took neither, and no note says the deck's answer ran the
+    /// tool, nor is the queue held for a stop that never reached the CLI.
+    #[test]
+    fn only_an_answer_taken_first_is_the_deck_s() {
+        use claudio::AnswerError;
+        let allow = PermissionResult::allow();
+        let lost = Err(AnswerError::AlreadyAnswered);
+        assert_eq!(deck_first(&lost, Some(allow.clone())), Some(allow.clone()));
+        assert_eq!(deck_first(&lost, None), None);
+        for answered in [
+            Ok(()),
+            Err(AnswerError::Withdrawn),
+            Err(AnswerError::Closed),
+        ] {
+            let deck = deck_first(&answered, Some(allow.clone()));
+            assert_eq!(deck, None, "{answered:?}");
+            let said: Option<Event<()>> = overtaken(answered.is_ok(), deck);
+            assert!(said.is_none(), "{answered:?}");
+            let deck = deck_first(&answered, Some(stop()));
+            let after = after_reply(&allow, answered.is_ok(), deck.as_ref());
+            assert_eq!(
+                after,
+                AfterReply {
+                    hold: false,
+                    interrupt: false
+                },
+                "{answered:?}"
+            );
+        }
     }
 
     /// The person allowed as the deck's "no, and stop" reached the CLI:

@@ -115,11 +115,8 @@ fn try_exec(
     }
     let cli = claudio::transport::find_cli(cli_path)?;
     // a folder the TUI cannot start in is named, not blamed on the CLI
-    if let Some(why) = crate::cli::common::folder::not_enterable(cwd) {
-        anyhow::bail!(
-            "cannot start the claude TUI: its working directory {} {why}",
-            cwd.display()
-        );
+    if let Some(e) = unenterable(cwd) {
+        return Err(e);
     }
     let exe = std::env::current_exe()?;
     install::nameable(&exe)?;
@@ -136,7 +133,25 @@ fn try_exec(
     let _ = std::io::stdout().flush();
     use std::os::unix::process::CommandExt;
     let e = c.exec();
-    Err(anyhow::anyhow!("cannot start {}: {e}", cli.display()))
+    Err(exec_failed(&cli, cwd, &e))
+}
+
+/// The error for a TUI that cannot start in `cwd`, with why; `None` when
+/// it can.
+fn unenterable(cwd: &Path) -> Option<anyhow::Error> {
+    let why = crate::cli::common::folder::not_enterable(cwd)?;
+    Some(anyhow::anyhow!(
+        "cannot start the claude TUI: its working directory {} {why}",
+        cwd.display()
+    ))
+}
+
+/// The error for the exec of `cli` in `cwd` that failed with `e`: the
+/// folder's when it cannot be entered now (removed or replaced since it
+/// was checked: the exec's `chdir` failed, and the OS error alone blamed
+/// the CLI), else the CLI's.
+fn exec_failed(cli: &Path, cwd: &Path, e: &std::io::Error) -> anyhow::Error {
+    unenterable(cwd).unwrap_or_else(|| anyhow::anyhow!("cannot start {}: {e}", cli.display()))
 }
 
 #[cfg(test)]
@@ -145,6 +160,32 @@ mod tests {
     use serde_json::{json, Value};
 
     const ID: &str = "aaaaaaaa-1111-4111-8111-111111111111";
+
+    /// A folder removed between its check and the exec: the exec's own
+    /// error (its `chdir` failed: "No such file or directory") is the
+    /// folder's, named with why, not the CLI's.
+    #[test]
+    fn a_folder_removed_before_the_exec_is_named_not_the_cli() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("went");
+        std::fs::create_dir(&dir).unwrap();
+        assert!(unenterable(&dir).is_none());
+        std::fs::remove_dir(&dir).unwrap();
+        let cli = Path::new("/bin/true");
+        let e = command(cli, &dir, None, vec![]).spawn().unwrap_err();
+        let said = exec_failed(cli, &dir, &e).to_string();
+        assert_eq!(
+            said,
+            format!(
+                "cannot start the claude TUI: its working directory {} no longer exists",
+                dir.display()
+            )
+        );
+        // the folder there: the CLI's error, as before
+        let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let said = exec_failed(cli, d.path(), &e).to_string();
+        assert!(said.starts_with("cannot start /bin/true: "), "{said}");
+    }
 
     #[test]
     fn the_settings_hold_the_hook_install_writes_and_nothing_else() {

@@ -1538,3 +1538,59 @@ fn a_stop_that_lost_to_the_deck_s_allow_says_the_tool_ran() {
         "too late: the deck answered it first"
     );
 }
+
+/// `a` (this exact call, for the session: the CLI suggested no rule) at
+/// the terminal in the moment the deck's answer reached the CLI: the
+/// person's answer never reached it, so nothing of it is kept (as a rule
+/// the CLI suggests, sent with the answer, is never kept then): the same
+/// call is asked again, and the screen says so. An `a` that reached the
+/// CLI keeps the call.
+#[test]
+fn an_allow_for_the_session_that_lost_to_the_deck_keeps_nothing() {
+    let req: claudio::CanUseToolRequest =
+        serde_json::from_value(json!({"tool_name":"Bash","input":{"command":"ls"}})).unwrap();
+    for deck in [
+        claudio::PermissionResult::deny("no"),
+        claudio::PermissionResult::allow(),
+    ] {
+        let mut c = chat_at(80);
+        let mut w = c.turn();
+        c.step(&mut w, request(), 1);
+        c.step(&mut w, key('a'), 2);
+        let out = c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 2);
+        assert!(
+            matches!(replied(&out), Some(claudio::PermissionResult::Allow { .. })),
+            "{out:?}"
+        );
+        assert!(c.session.state.grants.allows(&req), "kept when answered");
+        let out = c.step(
+            &mut w,
+            Event::Overtaken {
+                given: deck.clone(),
+            },
+            3,
+        );
+        assert!(!c.session.state.grants.allows(&req), "{deck:?}: kept");
+        let said = text(&out);
+        assert!(
+            said.contains("the same call will be asked again"),
+            "{said:?}"
+        );
+    }
+    // the answer reached the CLI (no `Overtaken`): the call stays allowed
+    let mut c = chat_at(80);
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    c.step(&mut w, key('a'), 2);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 2);
+    assert!(c.session.state.grants.allows(&req));
+    // a plain `y` that lost says nothing of the session
+    let mut c = chat_at(80);
+    let mut w = c.turn();
+    c.step(&mut w, request(), 1);
+    c.step(&mut w, key('y'), 2);
+    c.step(&mut w, special(KeyCode::Enter, KeyModifiers::NONE), 2);
+    let given = claudio::PermissionResult::deny("no");
+    let said = text(&c.step(&mut w, Event::Overtaken { given }, 3));
+    assert!(!said.contains("asked again"), "{said:?}");
+}
