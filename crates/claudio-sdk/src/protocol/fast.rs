@@ -390,8 +390,16 @@ impl<'a> Parser<'a> {
         let (mut index, mut first, mut usage) = (None, None, None);
         while self.next_member()? {
             match (kind, self.key()?) {
-                (0, "message") | (1, "content_block") | (2, "delta") if first.is_none() => {
+                (0, "message") | (1, "content_block") if first.is_none() => {
                     first = Some(self.value()?);
+                }
+                // the general decoder reads any event's `delta` as a
+                // [`Delta`] (a non-string `type` an error, a text field
+                // given twice its first string kept), then keeps it as a
+                // value: read the same way here
+                (2, "delta") if first.is_none() => {
+                    let delta: Delta = serde_json::from_str(self.value_text()?).ok()?;
+                    first = Some(delta.into_value());
                 }
                 (1, "index") if index.is_none() => index = Some(self.index()?),
                 (2, "usage") if usage.is_none() => usage = Some(self.value()?),
@@ -2053,6 +2061,66 @@ mod tests {
         }
     }
 
+    /// A `message_delta`'s `delta` that the general decoder reads through
+    /// [`Delta`]'s rules (a `type` that is not a string makes the line
+    /// [`Message::Unknown`]; a text field given twice keeps its first
+    /// string): the fast path declines it or reads the same.
+    #[test]
+    fn a_message_delta_s_delta_is_read_as_the_general_decoder_reads_it() {
+        let tail = r#","session_id":"s-1","parent_tool_use_id":null,"uuid":"u-1","api_message_id":"msg_1"}"#;
+        for delta in [
+            r#"{"type":1}"#,
+            r#"{"type":null,"stop_reason":"end_turn"}"#,
+            r#"{"\u0074ype":[]}"#,
+            r#"{"text":"a","text":"b"}"#,
+            r#"{"text":"a","text":1}"#,
+            r#"{"type":"text_delta","text":"a","text":"b"}"#,
+            r#"{"thinking":"a","text":"b","thinking":"c"}"#,
+            r#"{"type":"text_delta","text":"a"}"#,
+            r#"{"type":"text_delta","text":"a","stop_reason":null}"#,
+            r#"[{"type":1}]"#,
+            r#""end_turn""#,
+            r#"null"#,
+        ] {
+            let l = format!(
+                r#"{{"type":"stream_event","event":{{"type":"message_delta","delta":{delta}}}{tail}"#
+            );
+            agree(&l);
+        }
+    }
+
+    /// A `delta` much like an object the general decoder reads as a
+    /// [`Delta`]: its `type` and text fields of any kind, repeated.
+    fn delta_like() -> impl Strategy<Value = String> {
+        let key = select(
+            &[
+                "type",
+                "text",
+                "thinking",
+                "partial_json",
+                "signature",
+                "stop_reason",
+                "\\u0074ype",
+            ][..],
+        );
+        let value = select(
+            &[
+                "\"text_delta\"",
+                "\"thinking_delta\"",
+                "\"a\"",
+                "\"end_turn\"",
+                "1",
+                "null",
+                "[]",
+                "{}",
+            ][..],
+        );
+        proptest::collection::vec((key, value), 0..5).prop_map(|m| {
+            let m: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            format!("{{{}}}", m.join(","))
+        })
+    }
+
     /// An `index` as text: mostly one the fast path reads.
     fn index_text() -> impl Strategy<Value = String> {
         select(
@@ -2099,6 +2167,7 @@ mod tests {
                     prop_oneof![
                         3 => Just(r#"{"stop_reason":"end_turn","stop_sequence":null}"#.to_owned()),
                         1 => any_json(),
+                        2 => delta_like(),
                     ],
                 )
                 .boxed(),

@@ -169,6 +169,16 @@ impl Delta {
         parsed.unwrap_or_else(|| Delta::Other(v.clone()))
     }
 
+    /// [`Delta::to_value`], the value moved out: how the general decoder
+    /// keeps an event's `delta` that it does not type (a `message_delta`'s
+    /// among them), read through [`Delta`]'s own rules first.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Delta::Other(v) => v,
+            d => d.to_value(),
+        }
+    }
+
     fn to_value(&self) -> Value {
         use serde_json::json;
         match self {
@@ -233,7 +243,7 @@ impl<'de> Visitor<'de> for EventVisitor {
             rest.insert("index".into(), i);
         }
         if let Some(d) = delta {
-            rest.insert("delta".into(), d.to_value());
+            rest.insert("delta".into(), d.into_value());
         }
         Ok(StreamEvent::from_value(Value::Object(rest)))
     }
