@@ -792,6 +792,25 @@ mod tests {
         // only commands: the SDK's summary, as there is nothing better
         let only = r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>"}}"#;
         assert_eq!(info(only).unwrap().title, "! ls");
+
+        // claudio's chat: the command's run and the next prompt in one
+        // entry (the TUI writes them apart): the prompt is the title
+        let chat = [
+            r#"{"type":"user","message":{"role":"user","content":"<bash-input>echo first</bash-input>\n<bash-stdout>first\n</bash-stdout><bash-stderr></bash-stderr>\n\nwhat did it print"}}"#,
+            r#"{"type":"last-prompt","lastPrompt":"! echo first"}"#,
+        ]
+        .join("\n");
+        assert_eq!(info(&chat).unwrap().title, "what did it print");
+        // as a text block, and after two runs, the same
+        let blocks = r#"{"type":"user","message":{"content":[{"type":"text","text":"<bash-input>make</bash-input>\n<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr>\n<bash-input>ls</bash-input>\n<bash-stdout></bash-stdout><bash-stderr></bash-stderr>\n\nnow fix\nit"}]}}"#;
+        assert_eq!(info(blocks).unwrap().title, "now fix it");
+        // a run with nothing after it is no title; a later prompt is
+        let run_alone = [
+            r#"{"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"}}"#,
+            r#"{"type":"user","message":{"content":"why a?"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(info(&run_alone).unwrap().title, "why a?");
     }
 
     #[test]

@@ -45,8 +45,9 @@ const FILE_NAME: &str = "list-index";
 
 /// The format's version: an index of another is rebuilt (2 since a first
 /// prompt of the word `tool_result`, or a line led by NUL bytes, is read;
-/// 3 since an image or a document is told by a full parse).
-const VERSION: u32 = 3;
+/// 3 since an image or a document is told by a full parse; 4 since a
+/// prompt sent after a `!` command in the same entry is the title).
+const VERSION: u32 = 4;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

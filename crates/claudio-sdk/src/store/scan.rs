@@ -513,10 +513,21 @@ pub(crate) fn is_tool_result_line(line: &str) -> bool {
 /// command (`<bash-input>`), a slash command or a note of the CLI's.
 pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
     for v in user_entries(head) {
-        if user_texts(&v)
-            .iter()
-            .any(|t| t.trim_start().starts_with("<bash-"))
-        {
+        let texts = user_texts(&v);
+        if texts.iter().any(|t| t.trim_start().starts_with("<bash-")) {
+            // claudio's chat sends a `!` command's run in front of the
+            // next prompt, in one entry: what follows the run is a prompt
+            // typed as one (as `Entry::prompt` reads it)
+            let typed = texts
+                .iter()
+                .map(|t| super::chain::split_shell(t).1)
+                .find(|rest| !rest.trim().is_empty());
+            if let Some(rest) = typed {
+                let entry = serde_json::json!({"type": "user", "message": {"content": rest}});
+                if let Some(p) = prompt_text(&entry, &mut String::new()) {
+                    return Some(p);
+                }
+            }
             continue;
         }
         if let Some(p) = prompt_text(&v, &mut String::new()) {
