@@ -139,9 +139,17 @@ pub(super) fn cfg(d: &tempfile::TempDir) -> String {
 /// The usage index in a folder of this test process's own, never the
 /// developer's `~/.cache/claudio` nor another test process's (nextest runs
 /// each test in a process of its own, many at once: the only thread
-/// reading the environment). The folder lives as long as the process.
+/// reading the environment). The folder lives as long as the process and
+/// is removed when it exits (a static is never dropped, so its removal is
+/// registered with the C library's `atexit`: without it, each test
+/// process left an empty folder in the temporary folder).
 pub(crate) fn own_cache() {
     static DIR: std::sync::OnceLock<Option<tempfile::TempDir>> = std::sync::OnceLock::new();
+    extern "C" fn remove() {
+        if let Some(Some(dir)) = DIR.get() {
+            let _ = std::fs::remove_dir_all(dir.path());
+        }
+    }
     DIR.get_or_init(|| {
         if std::env::var_os("CLAUDIO_CACHE_DIR").is_some() {
             return None;
@@ -151,6 +159,9 @@ pub(crate) fn own_cache() {
             .tempdir()
             .expect("a temporary folder");
         std::env::set_var("CLAUDIO_CACHE_DIR", dir.path());
+        // SAFETY: `remove` is a plain function that touches only the
+        // static above, which lives for the whole process.
+        unsafe { libc::atexit(remove) };
         Some(dir)
     });
 }
