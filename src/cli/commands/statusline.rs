@@ -469,6 +469,15 @@ fn too_big(path: &std::path::Path) -> bool {
     total > MAX_TRANSCRIPT
 }
 
+/// The member of `v` at `path`, a JSON pointer whose names hold no `~`
+/// and are not array indices (`/model/id`): what [`Value::pointer`] finds
+/// there, without the pointer's unescaping making a `String` of each name
+/// (a fifth of reading the JSON, for its eleven lookups).
+fn member<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
+    let names = path.strip_prefix('/')?;
+    names.split('/').try_fold(v, |v, k| v.as_object()?.get(k))
+}
+
 /// Read Claude Code's JSON. `notes` gets what was passed over.
 fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -479,7 +488,7 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
         return Err(InputError::NotObject);
     };
     let text = |p: &str| {
-        v.pointer(p)
+        member(&v, p)
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .map(str::to_owned)
@@ -493,9 +502,7 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
         }
         Some(path)
     };
-    let usage = v
-        .pointer("/context_window/current_usage")
-        .filter(|u| u.is_object());
+    let usage = member(&v, "/context_window/current_usage").filter(|u| u.is_object());
     let context_usage = usage.map(|u| {
         let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
         // numbers from stdin: summed without overflow
@@ -508,26 +515,25 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
         .into_iter()
         .fold(0u64, |sum, k| sum.saturating_add(n(k)))
     });
-    Ok(Input {
+    let input = Ok(Input {
         session_id: text("/session_id"),
         transcript: path("/transcript_path", notes),
         dir: path("/workspace/current_dir", notes).or_else(|| path("/cwd", notes)),
         model_id: text("/model/id"),
         model_name: text("/model/display_name"),
-        cost_usd: v
-            .pointer("/cost/total_cost_usd")
+        cost_usd: member(&v, "/cost/total_cost_usd")
             .and_then(Value::as_f64)
             .filter(|c| c.is_finite() && *c >= 0.0),
-        context_percent: v
-            .pointer("/context_window/used_percentage")
+        context_percent: member(&v, "/context_window/used_percentage")
             .and_then(Value::as_f64)
             .filter(|p| p.is_finite()),
-        context_size: v
-            .pointer("/context_window/context_window_size")
+        context_size: member(&v, "/context_window/context_window_size")
             .and_then(Value::as_u64)
             .filter(|n| *n > 0),
         context_usage,
-    })
+    });
+    left_to_exit(v);
+    input
 }
 
 /// The start of the local day (the zone `TZ` names, else the system's)
@@ -658,11 +664,13 @@ fn gather(
             store.recent_usage(None)
         };
         let read = found.and_then(|found| {
-            chain_start(since, |t| {
+            let read = chain_start(since, |t| {
                 let l = found.since(t);
                 skipped = l.skipped;
                 Ok(l.sessions)
-            })
+            });
+            left_to_exit(found);
+            read
         });
         match read {
             Ok((from, sessions)) => {
@@ -765,7 +773,16 @@ fn gather(
         f.branch = crate::cli::common::git::git_branch(dir);
         f.dir = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     }
+    left_to_exit(recent);
     f
+}
+
+/// Leaves `v` to the process's exit, not freed: the line is made once and
+/// the process ends, so freeing what was read for it, block by block, is
+/// work for nothing (about 40,000 instructions of a warm line's 1.1
+/// million). Only for what [`run`] makes once.
+fn left_to_exit<T>(v: T) {
+    std::mem::forget(v);
 }
 
 /// The store, unless `CLAUDE_CONFIG_DIR` is relative (it would be read
@@ -781,9 +798,10 @@ fn store(notes: &mut Vec<String>) -> Option<Store> {
         }
     }
     // the CLI's own transcripts only: what the line counts is recent, and
-    // the archive's folders are not walked again at every refresh
-    match Store::open(None) {
-        Ok(s) => Some(s.without_archives()),
+    // the archive's folders are not walked again at every refresh (nor
+    // looked for: `Store::open` would name and `stat` the archive's folder)
+    match Store::from_env() {
+        Ok(s) => Some(s),
         Err(e) => {
             notes.push(format!("the transcripts cannot be found: {e}"));
             None

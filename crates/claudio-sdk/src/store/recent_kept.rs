@@ -36,6 +36,7 @@ use super::list::{candidates_in, parallel_map, project_folders, split_unreadable
 use super::usage_read::{stat_folder, RecentUsage};
 use super::Store;
 use rustix::fs::{AtFlags, Mode, OFlags};
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -62,11 +63,13 @@ const MAX_KEPT: u64 = 64 << 20;
 /// A folder's time: seconds and nanoseconds since the epoch.
 type Stamp = (i64, i64);
 
-/// What is kept between calls (its bytes: [`format`]).
+/// What is kept between calls (its bytes: [`format`]). Its names and
+/// paths are the kept file's bytes where they were read from it (a warm
+/// call makes no `String` of each, nor frees it), else its own.
 #[derive(Debug, Clone, PartialEq)]
-struct Kept {
+struct Kept<'a> {
     /// The projects folder this is of.
-    projects: PathBuf,
+    projects: Cow<'a, Path>,
     /// When every transcript was last looked at (ms).
     full_at: i64,
     /// The projects folder's time, and the registry folder's ([`MISSING`]:
@@ -78,31 +81,31 @@ struct Kept {
     /// check: a CLI that moved to another session (`/resume`, `/clear`)
     /// changes its entry, not the registry folder's time, and the session
     /// it left may have been written since, unseen.
-    named: Option<Vec<String>>,
-    folders: Vec<KeptFolder>,
+    named: Option<Vec<Cow<'a, str>>>,
+    folders: Vec<KeptFolder<'a>>,
     /// Links in the projects folder passed over, and why.
     passed: Vec<(PathBuf, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-struct KeptFolder {
-    path: PathBuf,
+struct KeptFolder<'a> {
+    path: Cow<'a, Path>,
     /// Its time when listed; `None`: racy, list it again.
     stamp: Option<Stamp>,
     /// Why it could not be listed, if so.
     unreadable: Option<String>,
     /// Its transcripts in the listing's order, those since the horizon (or
     /// of no known time), and those of the sessions in `looked_for`.
-    files: Vec<KeptFile>,
+    files: Vec<KeptFile<'a>>,
     /// Running sessions whose transcript here, if any, is among `files`:
     /// while the folder's time stays (no name made or removed in it), one
     /// of them not among `files` is not here, and is not looked for again.
-    looked_for: Vec<String>,
+    looked_for: Vec<Cow<'a, str>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-struct KeptFile {
-    id: String,
+struct KeptFile<'a> {
+    id: Cow<'a, str>,
     side: bool,
     at: Option<i64>,
     cost: u64,
@@ -167,12 +170,12 @@ fn sorted(mut ids: Vec<String>) -> Vec<String> {
 
 /// One folder listed now: its transcripts since `horizon`, and those of
 /// the sessions `running` whatever their time.
-fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptFolder {
+fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptFolder<'static> {
     let before = stamp(path);
     let cands = candidates_in(path, None, None, false);
     if let Some(bad) = cands.iter().find_map(|c| c.unreadable.clone()) {
         return KeptFolder {
-            path: path.to_path_buf(),
+            path: Cow::Owned(path.to_path_buf()),
             stamp: None,
             unreadable: Some(bad),
             files: Vec::new(),
@@ -185,18 +188,18 @@ fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptF
         .zip(timed)
         .filter(|(c, (at, _))| keep(&c.session_id, *at, horizon, running))
         .map(|(c, (at, cost))| KeptFile {
-            id: c.session_id,
+            id: Cow::Owned(c.session_id),
             side: c.side,
             at,
             cost,
         })
         .collect();
     KeptFolder {
-        path: path.to_path_buf(),
+        path: Cow::Owned(path.to_path_buf()),
         stamp: settled(before, now),
         unreadable: None,
         files,
-        looked_for: running.to_vec(),
+        looked_for: running.iter().cloned().map(Cow::Owned).collect(),
     }
 }
 
@@ -208,7 +211,12 @@ fn keep(id: &str, at: Option<i64>, horizon: i64, running: &[String]) -> bool {
 
 /// Every folder listed now, each knowing where the running sessions'
 /// transcripts are (those named and `current`'s).
-fn full(projects: &Path, registry: &Path, now: i64, current: Option<&Path>) -> StoreResult<Kept> {
+fn full(
+    projects: &Path,
+    registry: &Path,
+    now: i64,
+    current: Option<&Path>,
+) -> StoreResult<Kept<'static>> {
     let horizon = now.saturating_sub(KEPT_HORIZON_MS);
     // the folders' times before their listings: a change during one is
     // seen next time
@@ -220,37 +228,41 @@ fn full(projects: &Path, registry: &Path, now: i64, current: Option<&Path>) -> S
     running.extend(current_id(projects, current));
     let folders = parallel_map(&folders, |f| list_folder(f, horizon, now, &running));
     Ok(Kept {
-        projects: projects.to_path_buf(),
+        projects: Cow::Owned(projects.to_path_buf()),
         full_at: now,
         root: settled(root, now),
         registry: settled(reg, now),
-        named,
+        named: named.map(|n| n.into_iter().map(Cow::Owned).collect()),
         folders,
         passed: links,
     })
 }
 
-impl Kept {
+impl Kept<'_> {
     /// Look again where something can have changed since this was kept
-    /// (see the module's text). `false`: a full check is needed.
-    fn refresh(&mut self, registry: &Path, now: i64, current: Option<&Path>) -> bool {
+    /// (see the module's text). `None`: a full check is needed; else
+    /// whether anything kept changed (`Some(false)`: its bytes are the
+    /// ones it was read from, and are not made again).
+    fn refresh(&mut self, registry: &Path, now: i64, current: Option<&Path>) -> Option<bool> {
         if now < self.full_at || now - self.full_at > FULL_CHECK_MS {
-            return false;
+            return None;
         }
         // a CLI started or ended, a project folder made or removed (or
         // their times were not kept)
         if self.registry.is_none() || stamp(registry) != self.registry {
-            return false;
+            return None;
         }
         if self.root.is_none() || stamp(&self.projects) != self.root {
-            return false;
+            return None;
         }
-        let Some(mut running) = registered(registry) else {
-            return false;
-        };
+        let mut running = registered(registry)?;
         // a CLI moved to another session
-        if self.named.as_ref() != Some(&sorted(running.clone())) {
-            return false;
+        let now_named = sorted(running.clone());
+        let same = self.named.as_ref().is_some_and(|named| {
+            named.len() == now_named.len() && named.iter().zip(&now_named).all(|(a, b)| a == b)
+        });
+        if !same {
+            return None;
         }
         running.extend(current_id(&self.projects, current));
         let horizon = now.saturating_sub(KEPT_HORIZON_MS);
@@ -258,12 +270,13 @@ impl Kept {
         // (one name to walk, not the whole path)
         let root = rustix::fs::openat(
             rustix::fs::CWD,
-            &self.projects,
+            &*self.projects,
             OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )
         .ok();
         let files: Vec<String> = running.iter().map(|id| format!("{id}.jsonl")).collect();
+        let mut changed = false;
         let projects = self.projects.as_os_str().as_bytes();
         for f in &mut self.folders {
             let by_name = root
@@ -275,6 +288,7 @@ impl Kept {
             };
             if f.stamp.is_none() || now_stamp != f.stamp {
                 *f = list_folder(&f.path, horizon, now, &running);
+                changed = true;
                 continue;
             }
             // the running sessions' transcripts, where they are: a folder
@@ -286,8 +300,10 @@ impl Kept {
             // known: its time stayed, so no name was made in it since. One
             // that stopped running may have lost its kept transcript (left
             // out below, older than the horizon): looked for again
+            let looked = f.looked_for.len();
             f.looked_for
                 .retain(|id| running.iter().any(|r| r.eq_ignore_ascii_case(id)));
+            changed |= f.looked_for.len() != looked;
             let mut unkept = false;
             if f.unreadable.is_none() {
                 for (id, file) in running.iter().zip(&files) {
@@ -309,11 +325,13 @@ impl Kept {
                         unkept = true;
                         break;
                     }
-                    f.looked_for.push(id.clone());
+                    f.looked_for.push(Cow::Owned(id.clone()));
+                    changed = true;
                 }
             }
             if unkept {
                 *f = list_folder(&f.path, horizon, now, &running);
+                changed = true;
             }
         }
         for f in &mut self.folders {
@@ -337,12 +355,16 @@ impl Kept {
                 .map(|&i| candidate(&f.path, &f.files[i]))
                 .collect();
             for (&i, (at, cost)) in again.iter().zip(stat_folder(&cands)) {
-                f.files[i].at = at;
-                f.files[i].cost = cost;
+                let k = &mut f.files[i];
+                changed |= k.at != at || k.cost != cost;
+                k.at = at;
+                k.cost = cost;
             }
+            let files = f.files.len();
             f.files.retain(|k| keep(&k.id, k.at, horizon, &running));
+            changed |= f.files.len() != files;
         }
-        true
+        Some(changed)
     }
 
     /// The answer [`Store::recent_usage`] gives, for times since the horizon.
@@ -351,7 +373,7 @@ impl Kept {
         let mut timed = Vec::new();
         for f in &self.folders {
             if let Some(why) = &f.unreadable {
-                cands.push(Candidate::passed(f.path.clone(), why.clone()));
+                cands.push(Candidate::passed(f.path.to_path_buf(), why.clone()));
                 continue;
             }
             for k in &f.files {
@@ -394,13 +416,13 @@ fn name_in<'a>(dir: &[u8], path: &'a [u8]) -> Option<&'a OsStr> {
 
 /// `folder`'s transcript of `k`: `folder/<id>.jsonl`, made in one
 /// allocation.
-fn candidate(folder: &Path, k: &KeptFile) -> Candidate {
+fn candidate(folder: &Path, k: &KeptFile<'_>) -> Candidate {
     let mut path = PathBuf::with_capacity(folder.as_os_str().len() + k.id.len() + 8);
     path.push(folder);
-    path.push(&k.id);
+    path.push(&*k.id);
     path.as_mut_os_string().push(".jsonl");
     Candidate {
-        session_id: k.id.clone(),
+        session_id: k.id.as_ref().to_owned(),
         path,
         project_path: None,
         worktrees: None,
@@ -424,20 +446,18 @@ pub(crate) fn recent_kept(
     let kept = bytes
         .as_deref()
         .and_then(format::decode)
-        .filter(|k| k.projects == projects);
-    let kept = match kept {
-        Some(mut k) => {
-            if k.refresh(&registry, now, current) {
-                k
-            } else {
-                full(&projects, &registry, now, current)?
-            }
-        }
-        None => full(&projects, &registry, now, current)?,
+        .filter(|k| *k.projects == *projects);
+    let (kept, changed) = match kept {
+        Some(mut k) => match k.refresh(&registry, now, current) {
+            Some(changed) => (k, changed),
+            None => (full(&projects, &registry, now, current)?, true),
+        },
+        None => (full(&projects, &registry, now, current)?, true),
     };
-    if let Some(f) = file {
+    if let (Some(f), true) = (file, changed) {
         // written again when it changed (the bytes of a kept answer are
-        // its own: another answer, other bytes)
+        // its own: another answer, other bytes); a refresh that changed
+        // nothing leaves the bytes it was read from, not made again
         let new = format::encode(&kept);
         if bytes.as_deref() != Some(new.as_slice()) {
             let _ = super::cache_file::write_private(f, &new);

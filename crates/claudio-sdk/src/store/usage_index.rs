@@ -447,11 +447,12 @@ impl Index {
             return;
         };
         let fresh = fresh.into_inner().unwrap_or_else(|p| p.into_inner());
-        let visited: HashSet<Box<[u8]>> = visited
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner())
-            .into_iter()
-            .collect();
+        // sorted, each name looked for by a few comparisons (a set would
+        // hash every name twice: a sixtieth of a warm status line)
+        let mut visited = visited.into_inner().unwrap_or_else(|p| p.into_inner());
+        visited.sort_unstable();
+        visited.dedup();
+        let seen = |k: &[u8]| visited.binary_search_by(|v| (**v).cmp(k)).is_ok();
         let mut c = cache();
         let mut base = match c.take() {
             Some(c) if c.file == file => {
@@ -468,14 +469,14 @@ impl Index {
         // what may be forgotten is among what was not looked up: none (a
         // status line looks up every transcript its index holds), no scope
         // to make (a set of every path the listing found)
-        let unvisited = || base.map.keys().any(|k| !visited.contains(k));
+        let unvisited = || base.map.keys().any(|k| !seen(k));
         let scope = scope.filter(|_| unvisited()).map(|f| f());
         let gone: Vec<Box<[u8]>> = scope
             .as_ref()
             .map(|s| {
                 base.map
                     .keys()
-                    .filter(|k| !visited.contains(*k) && is_gone(k, s, &mut missing))
+                    .filter(|k| !seen(k) && is_gone(k, s, &mut missing))
                     .cloned()
                     .collect()
             })

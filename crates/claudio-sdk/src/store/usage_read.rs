@@ -23,6 +23,18 @@ pub(super) fn read_session(
     ix: Option<&Index>,
     side: bool,
 ) -> StoreResult<SessionUsage> {
+    read_session_as(path, None, prompts, ix, side)
+}
+
+/// [`read_session`], the session's id `id` when the caller knows it (a
+/// listing's candidate), else its file's name without `.jsonl`.
+fn read_session_as(
+    path: &Path,
+    id: Option<&str>,
+    prompts: bool,
+    ix: Option<&Index>,
+    side: bool,
+) -> StoreResult<SessionUsage> {
     let read_file = |path: &Path, prompts: bool| -> StoreResult<(FileUsage, i64)> {
         if let Some(ix) = ix {
             let r = ix.read(path, prompts)?;
@@ -64,10 +76,13 @@ pub(super) fn read_session(
         )),
     }
     Ok(SessionUsage {
-        session_id: path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        session_id: match id {
+            Some(id) => id.to_owned(),
+            None => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        },
         path: path.to_path_buf(),
         last_modified,
         without_subagents: usage,
@@ -440,9 +455,7 @@ fn read_listing_in(
     scope: &dyn Fn() -> Scope,
 ) -> UsageListing {
     let read = super::list::parallel_map(cands, |c| {
-        let mut u = read_session(&c.path, false, ix.as_ref(), c.side)?;
-        u.session_id.clone_from(&c.session_id);
-        Ok::<_, StoreError>(u)
+        read_session_as(&c.path, Some(&c.session_id), false, ix.as_ref(), c.side)
     });
     if let Some(ix) = ix {
         ix.finish(Some(scope), false);

@@ -725,3 +725,41 @@ fn the_recent_reading_equals_reading_every_transcript() {
     let after = check("after an append");
     assert!(after.today_cost.unwrap().usd > before.today_cost.unwrap().usd);
 }
+
+/// Any JSON of a few levels, its members named from a small set (so that
+/// paths meet them), arrays and scalars among them.
+fn json_tree() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-z]{0,3}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        let name = prop::sample::select(vec!["a", "b", "model", "id", "0", "", "cost"]);
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::vec((name, inner), 0..5).prop_map(|kv| {
+                Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// `member` finds what `Value::pointer` finds, for any JSON and any
+    /// path of names with no `~` that are not array indices (arrays met on
+    /// the way among them: neither takes a member of one by a name).
+    #[test]
+    fn a_member_is_what_the_pointer_finds(
+        v in json_tree(),
+        names in proptest::collection::vec(
+            proptest::sample::select(vec!["a", "b", "model", "id", "", "cost"]),
+            1..4,
+        ),
+    ) {
+        let path: String = names.iter().map(|n| format!("/{n}")).collect();
+        proptest::prop_assert_eq!(member(&v, &path), v.pointer(&path), "{}", path);
+    }
+}

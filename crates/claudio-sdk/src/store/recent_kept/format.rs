@@ -16,9 +16,10 @@
 
 use super::{Kept, KeptFile, KeptFolder, Stamp};
 use crate::store::usage_index::record::checksum;
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const MAGIC: &[u8; 16] = b"claudio recent\n\0";
 /// The format: 2 since it is this one (1 was JSON, never read now).
@@ -36,7 +37,7 @@ const FILE_BYTES: usize = 8 + 1 + 1 + 8;
 const FOLDER_BYTES: usize = 8 + 1 + 1 + 8 + 8;
 
 /// The kept answer's bytes.
-pub(super) fn encode(k: &Kept) -> Vec<u8> {
+pub(super) fn encode(k: &Kept<'_>) -> Vec<u8> {
     let mut w = Writer(Vec::with_capacity(4096));
     w.0.extend_from_slice(MAGIC);
     w.0.extend_from_slice(&FORMAT.to_le_bytes());
@@ -71,8 +72,9 @@ pub(super) fn encode(k: &Kept) -> Vec<u8> {
 }
 
 /// The kept answer of `bytes`, when they are a whole file of this format
-/// and build.
-pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
+/// and build: its names and paths are `bytes` (borrowed, not copied), but
+/// for the rare texts of what could not be read.
+pub(super) fn decode(bytes: &[u8]) -> Option<Kept<'_>> {
     let (body, sum) = bytes.split_last_chunk::<8>()?;
     if u64::from_le_bytes(*sum) != checksum(body) {
         return None;
@@ -95,7 +97,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
         let n = r.count(FILE_BYTES)?;
         let mut files = Vec::with_capacity(n);
         for _ in 0..n {
-            let id = r.text()?.to_owned();
+            let id = Cow::Borrowed(r.text()?);
             let side = match r.u8()? {
                 0 => false,
                 1 => true,
@@ -117,7 +119,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept> {
     let n = r.count(PASSED_BYTES)?;
     let mut passed = Vec::with_capacity(n);
     for _ in 0..n {
-        passed.push((r.path()?, r.text()?.to_owned()));
+        passed.push((r.path()?.into_owned(), r.text()?.to_owned()));
     }
     // every byte is of a field
     if !r.0.is_empty() {
@@ -158,7 +160,7 @@ impl Writer {
         self.bytes(s.as_bytes());
     }
 
-    fn texts(&mut self, all: &[String]) {
+    fn texts(&mut self, all: &[Cow<'_, str>]) {
         self.len(all.len());
         for s in all {
             self.text(s);
@@ -246,17 +248,17 @@ impl<'a> Reader<'a> {
         std::str::from_utf8(self.bytes()?).ok()
     }
 
-    fn texts(&mut self) -> Option<Vec<String>> {
+    fn texts(&mut self) -> Option<Vec<Cow<'a, str>>> {
         let n = self.count(TEXT_BYTES)?;
         let mut all = Vec::with_capacity(n);
         for _ in 0..n {
-            all.push(self.text()?.to_owned());
+            all.push(Cow::Borrowed(self.text()?));
         }
         Some(all)
     }
 
-    fn path(&mut self) -> Option<PathBuf> {
-        Some(PathBuf::from(OsStr::from_bytes(self.bytes()?)))
+    fn path(&mut self) -> Option<Cow<'a, Path>> {
+        Some(Cow::Borrowed(Path::new(OsStr::from_bytes(self.bytes()?))))
     }
 
     fn stamp(&mut self) -> Option<Option<Stamp>> {
