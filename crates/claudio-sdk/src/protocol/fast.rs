@@ -394,13 +394,8 @@ impl<'a> Parser<'a> {
                     first = Some(self.value()?);
                 }
                 // the general decoder reads any event's `delta` as a
-                // [`Delta`] (a non-string `type` an error, a text field
-                // given twice its first string kept), then keeps it as a
-                // value: read the same way here
-                (2, "delta") if first.is_none() => {
-                    let delta: Delta = serde_json::from_str(self.value_text()?).ok()?;
-                    first = Some(delta.into_value());
-                }
+                // [`Delta`], then keeps it as a value: the value itself
+                (2, "delta") if first.is_none() => first = Some(self.value()?),
                 (1, "index") if index.is_none() => index = Some(self.index()?),
                 (2, "usage") if usage.is_none() => usage = Some(self.value()?),
                 _ => return None,
@@ -2072,10 +2067,10 @@ mod tests {
         }
     }
 
-    /// A `message_delta`'s `delta` that the general decoder reads through
-    /// [`Delta`]'s rules (a `type` that is not a string makes the line
-    /// [`Message::Unknown`]; a text field given twice keeps its first
-    /// string): the fast path declines it or reads the same.
+    /// A `message_delta`'s `delta` with a `type` that is not a string or a
+    /// text field given twice (the general decoder keeps it as serde_json's
+    /// `Value` reads it: each key's last value): the fast path declines it
+    /// or reads the same.
     #[test]
     fn a_message_delta_s_delta_is_read_as_the_general_decoder_reads_it() {
         let tail = r#","session_id":"s-1","parent_tool_use_id":null,"uuid":"u-1","api_message_id":"msg_1"}"#;
