@@ -2568,5 +2568,19 @@ mod tests {
         for l in &lines {
             all_agree(l);
         }
+        // overlong or broken UTF-8 never reaches a reader at the byte
+        // level: the line is refused whole, as the general decoder's input
+        for bad in [
+            &b"\xc0\xaf"[..],
+            b"\xe0\x80\xaf",
+            b"\xed\xa0\x80",
+            b"\xff",
+            b"\xc3",
+        ] {
+            let mut l = d.replacen("Hi", "H\u{1}", 1).into_bytes();
+            let at = l.iter().position(|&c| c == 1).unwrap();
+            l.splice(at..at + 1, bad.iter().copied());
+            assert!(Message::parse(&l).is_err(), "{l:?}");
+        }
     }
 }
