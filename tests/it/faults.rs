@@ -321,7 +321,7 @@ fn in_removed(cmd: &std::process::Command, dir: &std::path::Path) -> std::proces
 /// Run from a current folder removed while the shell was in it (its name
 /// holding a terminal's title sequence), each command that needs the
 /// current folder says it no longer exists and names it (its sequence
-/// taken out, as from every error), never "No such file or directory (os
+/// shown as text, nothing live), never "No such file or directory (os
 /// error 2)" alone, and exits 1 with no `claude` started: `tui`, `ask`,
 /// a prompt piped in, and on a terminal the chat, `-r` and `-c`.
 #[test]
@@ -333,7 +333,7 @@ fn a_removed_current_folder_is_said_and_named() {
         std::fs::create_dir(&dir).unwrap();
         let said = format!(
             "claudio: the current folder {} no longer exists: cd to a folder that exists",
-            root.path().join(format!("proj{n}")).display()
+            root.path().join(format!("proj{n}\\e]0;pwned\\a")).display()
         );
         (dir, said)
     };

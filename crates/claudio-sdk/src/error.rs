@@ -29,7 +29,7 @@ pub enum Error {
     #[error(
         "the Claude Code CLI (`claude`) was not found; looked in: {}. \
          Install it with `npm install -g @anthropic-ai/claude-code`, or give its path",
-        .searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        .searched.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
     )]
     CliNotFound {
         /// Every place that was checked, in order.
@@ -37,14 +37,14 @@ pub enum Error {
     },
 
     /// The CLI named explicitly exists but is not an executable file.
-    #[error("the Claude Code CLI at {} is not executable (check its permissions, or that it is a file)", .path.display())]
+    #[error("the Claude Code CLI at {} is not executable (check its permissions, or that it is a file)", shown(.path))]
     CliNotExecutable {
         /// The file that was named.
         path: PathBuf,
     },
 
     /// The working directory for the CLI does not exist or is not a directory.
-    #[error("the working directory {} does not exist or is not a directory", .path.display())]
+    #[error("the working directory {} does not exist or is not a directory", shown(.path))]
     WorkingDirectory {
         /// The directory asked for.
         path: PathBuf,
@@ -55,7 +55,7 @@ pub enum Error {
     /// could not start in it. Told before the CLI is started, so a folder
     /// is never blamed on the CLI ([`Error::Spawn`]). The operating
     /// system's reason is the error's `source()`.
-    #[error("cannot enter the working directory {}", .path.display())]
+    #[error("cannot enter the working directory {}", shown(.path))]
     EnterWorkingDirectory {
         /// The directory asked for.
         path: PathBuf,
@@ -66,7 +66,7 @@ pub enum Error {
 
     /// The CLI could not be started. The operating system's reason is the
     /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
-    #[error("could not start the Claude Code CLI at {}", .path.display())]
+    #[error("could not start the Claude Code CLI at {}", shown(.path))]
     Spawn {
         /// The executable that failed to start.
         path: PathBuf,
@@ -339,6 +339,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// ```
 pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
+/// A path as an error says it, whole and on one line: an escape sequence
+/// in it shown as text (`\e]0;x\a`), a newline as `\n`, so that a program
+/// that filters the sequences out of the errors it prints (as it must for
+/// other text) still names the real file or folder.
+fn shown(path: &std::path::Path) -> String {
+    crate::sanitize::Sanitizer::visible(&path.display().to_string()).replace('\n', "\\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,5 +499,37 @@ mod tests {
             chain(&e),
             format!("cannot enter the working directory /locked: {reason}")
         );
+    }
+
+    /// A path with a terminal's title sequence and a newline in it: named
+    /// whole, on one line, nothing live (a program's filter of its error
+    /// output took the sequence out, naming another folder).
+    #[test]
+    fn a_path_is_named_whole_on_one_line() {
+        let path = PathBuf::from("/w/proj\x1b]0;x\x07\nz");
+        let said = Error::WorkingDirectory { path: path.clone() }.to_string();
+        assert_eq!(
+            said,
+            "the working directory /w/proj\\e]0;x\\a\\nz does not exist or is not a directory"
+        );
+        assert_eq!(crate::sanitize::Sanitizer::clean(&said), said);
+        for e in [
+            Error::CliNotExecutable { path: path.clone() },
+            Error::CliNotFound {
+                searched: vec![path.clone()],
+            },
+            Error::EnterWorkingDirectory {
+                path: path.clone(),
+                source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+            },
+            Error::Spawn {
+                path: path.clone(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            },
+        ] {
+            let said = e.to_string();
+            assert!(said.contains("/w/proj\\e]0;x\\a\\nz"), "{said}");
+            assert!(!said.contains(['\x1b', '\x07', '\n']), "{said:?}");
+        }
     }
 }

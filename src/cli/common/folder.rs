@@ -10,6 +10,15 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// A folder's name as an error says it, on one line and whole: an escape
+/// sequence in it shown as text (`\e]0;x\a`), a newline as `\n`. The
+/// error printer takes sequences out of what it prints (a CLI's stderr
+/// among it, its colours not to become text); a name made visible here
+/// has none left to take, so the name said is the folder's real one.
+pub fn shown(path: &Path) -> String {
+    claudio::sanitize::Sanitizer::visible(&path.display().to_string()).replace('\n', "\\n")
+}
+
 /// The current folder, or an error that says why it cannot be had: one
 /// removed while the shell was in it is said to no longer exist, named
 /// when its name can be known ([`removed_current`]).
@@ -32,7 +41,7 @@ fn no_current(e: &io::Error, name: Option<&Path>) -> String {
     match (e.kind(), name) {
         (io::ErrorKind::NotFound, Some(p)) => format!(
             "the current folder {} no longer exists: cd to a folder that exists",
-            p.display()
+            shown(p)
         ),
         (io::ErrorKind::NotFound, None) => {
             "the current folder no longer exists: cd to a folder that exists".into()
@@ -152,6 +161,30 @@ mod tests {
         );
         let e = io::Error::from(io::ErrorKind::PermissionDenied);
         assert!(no_current(&e, None).starts_with("cannot tell the current folder: "));
+    }
+
+    /// A name with a terminal's title sequence and a newline in it: said
+    /// whole, on one line, nothing live in it, and the error printer's
+    /// filter leaves it as it is (it named `proj` for `proj<ESC>]0;x<BEL>`,
+    /// and a newline split the error over two lines).
+    #[test]
+    fn a_folder_s_name_is_said_whole_on_one_line() {
+        let e = io::Error::from(io::ErrorKind::NotFound);
+        let said = no_current(&e, Some(Path::new("/w/proj\x1b]0;x\x07\nrm -rf")));
+        assert_eq!(
+            said,
+            "the current folder /w/proj\\e]0;x\\a\\nrm -rf no longer exists: cd to a folder that exists"
+        );
+        assert_eq!(claudio::sanitize::Sanitizer::clean(&said), said);
+        assert_eq!(shown(Path::new("/w/plain ü")), "/w/plain ü");
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = Path::new(std::ffi::OsStr::from_bytes(b"/w/\xff\x9b2J"));
+        let said = shown(bytes);
+        assert!(
+            !said.contains('\u{9b}') && !said.contains('\x1b'),
+            "{said:?}"
+        );
+        assert_eq!(shown(Path::new("/w/\u{9b}2J")), "/w/\\u{9b}2J");
     }
 
     /// No permission (EACCES, which root, running the tests, never meets):

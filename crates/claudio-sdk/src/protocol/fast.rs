@@ -394,13 +394,8 @@ impl<'a> Parser<'a> {
                     first = Some(self.value()?);
                 }
                 // the general decoder reads any event's `delta` as a
-                // [`Delta`] (a non-string `type` an error, a text field
-                // given twice its first string kept), then keeps it as a
-                // value: read the same way here
-                (2, "delta") if first.is_none() => {
-                    let delta: Delta = serde_json::from_str(self.value_text()?).ok()?;
-                    first = Some(delta.into_value());
-                }
+                // [`Delta`], then keeps it as a value: the value itself
+                (2, "delta") if first.is_none() => first = Some(self.value()?),
                 (1, "index") if index.is_none() => index = Some(self.index()?),
                 (2, "usage") if usage.is_none() => usage = Some(self.value()?),
                 _ => return None,
@@ -2072,10 +2067,10 @@ mod tests {
         }
     }
 
-    /// A `message_delta`'s `delta` that the general decoder reads through
-    /// [`Delta`]'s rules (a `type` that is not a string makes the line
-    /// [`Message::Unknown`]; a text field given twice keeps its first
-    /// string): the fast path declines it or reads the same.
+    /// A `message_delta`'s `delta` with a `type` that is not a string or a
+    /// text field given twice (the general decoder keeps it as serde_json's
+    /// `Value` reads it: each key's last value): the fast path declines it
+    /// or reads the same.
     #[test]
     fn a_message_delta_s_delta_is_read_as_the_general_decoder_reads_it() {
         let tail = r#","session_id":"s-1","parent_tool_use_id":null,"uuid":"u-1","api_message_id":"msg_1"}"#;
@@ -2241,6 +2236,351 @@ mod tests {
             line in near_assistant_line(),
         ) {
             assistant_agrees(&line);
+        }
+    }
+
+    /// [`text_delta_into`] must decline, or read what the general decoder
+    /// reads: the main agent's text delta, its ids as written.
+    fn text_delta_agrees(line: &str) -> bool {
+        let mut out = String::from("held");
+        let Some(d) = text_delta_into(line, &mut out) else {
+            assert_eq!(out, "held", "{line}");
+            return false;
+        };
+        let g = match Message::parse_general(line) {
+            Ok(Message::StreamEvent(g)) => g,
+            other => panic!("text_delta_into took {line}, the general decoder gave {other:?}"),
+        };
+        let want = StreamEventMessage {
+            event: StreamEvent::ContentBlockDelta {
+                index: d.index,
+                delta: Delta::Text(out[4..].to_owned()),
+            },
+            parent_tool_use_id: None,
+            session_id: d.session_id.map(str::to_owned),
+            uuid: d.uuid.map(str::to_owned),
+            api_message_id: d.api_message_id.map(str::to_owned),
+            extra: Map::new(),
+        };
+        assert_eq!(*g, want, "{line}");
+        true
+    }
+
+    /// Every reader at the byte level, on one line: each declines it or
+    /// reads what the general decoder reads.
+    fn all_agree(line: &str) {
+        agree(line);
+        text_delta_agrees(line);
+        shape_agrees(&FIRST, line);
+        for end in ["\n", "\r\n", "\r", ""] {
+            shape_next_agrees(&FIRST, &format!("{line}{end}"));
+        }
+        assistant_agrees(line);
+    }
+
+    /// Lines written by hand that a generator may never make: escaped
+    /// keys, keys twice or in other orders, ids one byte off, a line cut at
+    /// every byte, `\r\n`, a BOM, bytes after the line, NUL and control
+    /// bytes and lone or split surrogates in strings, numbers JSON spells
+    /// otherwise, text of other kinds, odd blocks in an `assistant` line.
+    #[test]
+    fn hand_written_lines_are_declined_or_read_alike() {
+        let d = cli_line("0", r#""Hi""#, r#""s-1""#, r#""u-2""#, r#""msg_1""#);
+        assert!(text_delta_agrees(&d) && shape_agrees(&FIRST, &d));
+        let mut lines: Vec<String> = Vec::new();
+        for (from, to) in [
+            // escaped keys
+            (r#""text":"#, r#""\u0074ext":"#),
+            (r#""type":"text_delta""#, r#""\u0074ype":"text_delta""#),
+            (r#""index":"#, r#""\u0069ndex":"#),
+            (r#""delta":"#, r#""d\u0065lta":"#),
+            (r#""session_id":"#, r#""session\u005fid":"#),
+            (r#""uuid":"#, r#""\u0075uid":"#),
+            (r#""api_message_id":"#, r#""api_message_i\u0064":"#),
+            (r#""parent_tool_use_id":"#, r#""parent_tool_use_\u0069d":"#),
+            (
+                r#"{"type":"stream_event""#,
+                r#"{"\u0074ype":"stream_event""#,
+            ),
+            // escaped values
+            (r#""text_delta""#, r#""text\u005fdelta""#),
+            (r#""content_block_delta""#, r#""content_block\u005fdelta""#),
+            (r#""stream_event""#, r#""stream\u005fevent""#),
+            (r#""s-1""#, r#""s\u002d1""#),
+            (r#""msg_1""#, r#""msg\u005f1""#),
+            // keys twice
+            (r#""text":"Hi""#, r#""text":"Hi","text":"Ho""#),
+            (r#""text":"Hi""#, r#""text":"Hi","text":null"#),
+            (r#""text":"Hi""#, r#""text":null,"text":"Hi""#),
+            (r#""text":"Hi""#, r#""text":5,"text":"Hi""#),
+            (
+                r#""type":"text_delta""#,
+                r#""type":"text_delta","type":"text_delta""#,
+            ),
+            (
+                r#""type":"text_delta""#,
+                r#""type":"thinking_delta","type":"text_delta""#,
+            ),
+            (r#""type":"text_delta""#, r#""type":1,"type":"text_delta""#),
+            (r#""index":0"#, r#""index":0,"index":0"#),
+            (r#""index":0"#, r#""index":1,"index":0"#),
+            (r#""index":0"#, r#""index":"x","index":0"#),
+            (r#""uuid":"u-2""#, r#""uuid":"u-2","uuid":"u-2""#),
+            (
+                r#""session_id":"s-1""#,
+                r#""session_id":"s-2","session_id":"s-1""#,
+            ),
+            (
+                r#""api_message_id":"msg_1""#,
+                r#""api_message_id":"msg_1","api_message_id":"msg_1""#,
+            ),
+            (
+                r#""parent_tool_use_id":null"#,
+                r#""parent_tool_use_id":"t","parent_tool_use_id":null"#,
+            ),
+            (
+                r#","session_id""#,
+                r#","event":{"type":"ping"},"session_id""#,
+            ),
+            (r#","session_id""#, r#","type":"stream_event","session_id""#),
+            (r#","session_id""#, r#","type":"assistant","session_id""#),
+            (r#","session_id""#, r#","type":null,"session_id""#),
+            // the event's and the delta's `type` of another kind
+            (r#""type":"text_delta""#, r#""type":1"#),
+            (r#""type":"text_delta""#, r#""type":null"#),
+            (r#""type":"text_delta""#, r#""type":["text_delta"]"#),
+            (r#""type":"content_block_delta""#, r#""type":1"#),
+            (r#""type":"content_block_delta""#, r#""type":null"#),
+            (r#""type":"content_block_delta""#, r#""type":{}"#),
+            // keys in other orders
+            (
+                r#""index":0,"delta":{"type":"text_delta","text":"Hi"}"#,
+                r#""delta":{"text":"Hi","type":"text_delta"},"index":0"#,
+            ),
+            (
+                r#""session_id":"s-1","parent_tool_use_id":null"#,
+                r#""parent_tool_use_id":null,"session_id":"s-1""#,
+            ),
+            (
+                r#""uuid":"u-2","api_message_id":"msg_1""#,
+                r#""api_message_id":"msg_1","uuid":"u-2""#,
+            ),
+            // ids one byte off the run's
+            (r#""s-1""#, r#""s-2""#),
+            (r#""s-1""#, r#""s-1 ""#),
+            (r#""s-1""#, r#""s-""#),
+            (r#""s-1""#, r#""S-1""#),
+            (r#""s-1""#, r#""s-1\u0000""#),
+            (r#""msg_1""#, r#""msg_1x""#),
+            (r#""msg_1""#, r#""msg_""#),
+            (r#""msg_1""#, r#""msg_2""#),
+            (r#""u-2""#, r#""""#),
+            (r#""u-2""#, r#""u-2\"""#),
+            // control bytes, NUL, lone and split surrogates in strings
+            (r#""Hi""#, "\"H\u{0}i\""),
+            (r#""Hi""#, "\"H\u{1f}i\""),
+            (r#""Hi""#, "\"H\u{7f}i\""),
+            (r#""Hi""#, "\"H\u{85}i\""),
+            (r#""Hi""#, "\"H\u{2028}i\""),
+            (r#""Hi""#, r#""H\u0000i""#),
+            (r#""Hi""#, r#""\ud800""#),
+            (r#""Hi""#, r#""\udfff""#),
+            (r#""Hi""#, r#""\ud800\ud800""#),
+            (r#""Hi""#, r#""\udc00\ud800""#),
+            (r#""Hi""#, r#""\ud83dx\ude00""#),
+            (r#""Hi""#, r#""\ud83d\u0020\ude00""#),
+            (r#""Hi""#, r#""\ud83d\ude00""#),
+            (r#""Hi""#, r#""\uD83D\uDE00""#),
+            (r#""Hi""#, r#""\ud83d\\ude00""#),
+            (r#""Hi""#, r#""\ud83d""#),
+            (r#""Hi""#, r#""H\""#),
+            (r#""Hi""#, r#""H\u00""#),
+            (r#""Hi""#, r#""\u00e9\u0301""#),
+            (r#""s-1""#, "\"s\u{0}1\""),
+            (r#""u-2""#, "\"u\u{1}2\""),
+            (r#""u-2""#, r#""\ud800""#),
+            (r#""msg_1""#, r#""\ud800""#),
+            // numbers JSON spells otherwise
+            (r#""index":0"#, r#""index":0.0"#),
+            (r#""index":0"#, r#""index":-0"#),
+            (r#""index":0"#, r#""index":1e0"#),
+            (r#""index":0"#, r#""index":0e0"#),
+            (r#""index":0"#, r#""index":00"#),
+            (r#""index":0"#, r#""index":-1"#),
+            (r#""index":0"#, r#""index":18446744073709551615"#),
+            (r#""index":0"#, r#""index":18446744073709551616"#),
+            (r#""index":0"#, r#""index":999999999"#),
+            (r#""index":0"#, r#""index":1000000000"#),
+            (r#""index":0"#, r#""index":1e400"#),
+            (r#""index":0"#, r#""index":"0""#),
+            (r#""index":0"#, r#""index":null"#),
+            // text of another kind
+            (r#""text":"Hi""#, r#""text":null"#),
+            (r#""text":"Hi""#, r#""text":5"#),
+            (r#""text":"Hi""#, r#""text":["Hi"]"#),
+            (r#""text":"Hi""#, r#""text":{"text":"Hi"}"#),
+            (r#""text":"Hi""#, r#""text":true"#),
+            (r#""text":"Hi""#, r#""thinking":"Hi""#),
+            // fields more
+            (r#""text":"Hi""#, r#""text":"Hi","citations":null"#),
+            (r#""index":0"#, r#""index":0,"x":1"#),
+            (
+                r#""api_message_id":"msg_1""#,
+                r#""api_message_id":"msg_1","x":1"#,
+            ),
+            // whitespace
+            (r#""index":0"#, r#""index": 0"#),
+            (r#""text":"Hi""#, "\"text\":\t\"Hi\""),
+        ] {
+            assert!(d.contains(from), "{from}");
+            lines.push(d.replacen(from, to, 1));
+        }
+        // the line's end and what comes around it
+        for (before, after) in [
+            ("\u{feff}", ""),
+            ("", "\u{feff}"),
+            (" ", ""),
+            ("", " "),
+            ("", "\r"),
+            ("", "\r\n"),
+            ("", "\0"),
+            ("", "x"),
+            ("", "}"),
+            ("", "\n"),
+            ("", ",{}"),
+            ("", &d),
+        ] {
+            lines.push(format!("{before}{d}{after}"));
+        }
+        // cut at every byte, or a byte taken out at every byte
+        for at in 0..d.len() {
+            lines.push(d[..at].to_owned());
+            lines.push(format!("{}{}", &d[..at], &d[at + 1..]));
+        }
+        // other events of the same run, the sub-agent's delta
+        lines.push(d.replace("content_block_delta", "content_block_stop"));
+        lines.push(d.replace(
+            r#""parent_tool_use_id":null"#,
+            r#""parent_tool_use_id":"t""#,
+        ));
+        lines.push(d.replace(r#","parent_tool_use_id":null"#, ""));
+        lines.push(d.replace(r#","session_id":"s-1""#, ""));
+        lines.push(d.replace(r#","api_message_id":"msg_1""#, ""));
+        lines.push(d.replace(r#","uuid":"u-2""#, ""));
+        // the `assistant` line: odd blocks, nested content, odd input
+        let a = CLI_ASSISTANT;
+        let tool = r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls -la","n":1.5}}"#;
+        assert!(a.contains(tool));
+        for block in [
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":null}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":"ls"}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":[]}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":1e400}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":-0}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"a":"\ud800"}}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"a":1,"a":2}}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{},"input":{"b":1}}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash"}"#,
+            r#"{"type":"tool_use","id":5,"name":"Bash","input":{}}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"\u0061":"\u0000"}}"#,
+            r#"{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"k":"]"},"x":"}"}"#,
+            r#"{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}]}"#,
+            r#"{"type":"tool_result","tool_use_id":"t","content":[{"type":"tool_result","content":[{"type":"text","text":"x"}]}]}"#,
+            r#"{"type":"text","text":"a","text":"b"}"#,
+            r#"{"type":"text","text":"a","type":"thinking"}"#,
+            r#"{"type":"text","text":null}"#,
+            r#"{"type":"text","text":5}"#,
+            r#"{"type":"text","text":"a","content":[{"type":"text","text":"b"}]}"#,
+            r#"{"\u0074ype":"text","text":"a"}"#,
+            r#"{"type":"text","\u0074ext":"a"}"#,
+            r#"{"type":"text","text":"a\u0000\u001b[2J"}"#,
+            r#"{"type":"text","text":"\ud800"}"#,
+            r#"{"type":"text","text":"\ud83d\ude00"}"#,
+            r#"{"type":"text","text":"H\u0000i"}"#,
+            r#"{"type":1,"text":"a"}"#,
+            r#"{"type":"thinking","thinking":"a","signature":"s"}"#,
+            r#"{"type":"image","source":{"type":"base64","media_type":"image/png","data":"x"}}"#,
+            r#"[]"#,
+            r#"null"#,
+            r#""text""#,
+            r#"{}"#,
+        ] {
+            lines.push(a.replacen(tool, block, 1));
+        }
+        for (from, to) in [
+            (r#""content":["#, r#""content":"plain","c":["#),
+            (
+                r#""content":["#,
+                r#""content":{"type":"text","text":"a"},"c":["#,
+            ),
+            (
+                r#""content":["#,
+                r#""content":[[{"type":"text","text":"a"}]],"c":["#,
+            ),
+            (r#""message":{"#, r#""message":{"message":{"id":"x"},"#),
+            (r#""message":{"#, r#""\u006dessage":{"#),
+            (r#""type":"assistant""#, r#""\u0074ype":"assistant""#),
+            (
+                r#""type":"assistant""#,
+                r#""type":"assistant","type":"assistant""#,
+            ),
+            (
+                r#""type":"assistant""#,
+                r#""type":"assistant","type":"user""#,
+            ),
+            (r#""model":"#, r#""\u006dodel":"#),
+            (
+                r#""usage":{"#,
+                r#""usage":{"input_tokens":1,"input_tokens":2,"#,
+            ),
+            (r#""usage":{"#, r#""usage":{"input_tokens":-0,"#),
+            (r#""usage":{"#, r#""usage":{"input_tokens":1e0,"x":"#),
+            (
+                r#""request_id":"req_1""#,
+                r#""request_id":"req_1","request_id":"req_2""#,
+            ),
+            (r#""request_id":"req_1""#, r#""request_id":-0"#),
+            (r#""request_id":"req_1""#, r#""request_id":1e400"#),
+            (
+                r#""request_id":"req_1""#,
+                r#""request_id":18446744073709551616"#,
+            ),
+            (r#""request_id":"req_1""#, r#""request_id":0.1e1"#),
+            (r#""request_id":"req_1""#, r#""request_id":"\ud800""#),
+            (r#""request_id":"req_1""#, "\"request_id\":\"a\u{0}\""),
+            (r#""session_id":"0b7a"#, r#""session_id":"\u0030b7a"#),
+        ] {
+            assert!(a.contains(from), "{from}");
+            lines.push(a.replacen(from, to, 1));
+        }
+        for (before, after) in [
+            ("\u{feff}", ""),
+            ("", "\r"),
+            ("", " "),
+            ("", "\0"),
+            ("", "}"),
+        ] {
+            lines.push(format!("{before}{a}{after}"));
+        }
+        for at in (0..a.len()).filter(|&at| a.is_char_boundary(at)) {
+            lines.push(a[..at].to_owned());
+        }
+        for l in &lines {
+            all_agree(l);
+        }
+        // overlong or broken UTF-8 never reaches a reader at the byte
+        // level: the line is refused whole, as the general decoder's input
+        for bad in [
+            &b"\xc0\xaf"[..],
+            b"\xe0\x80\xaf",
+            b"\xed\xa0\x80",
+            b"\xff",
+            b"\xc3",
+        ] {
+            let mut l = d.replacen("Hi", "H\u{1}", 1).into_bytes();
+            let at = l.iter().position(|&c| c == 1).unwrap();
+            l.splice(at..at + 1, bad.iter().copied());
+            assert!(Message::parse(&l).is_err(), "{l:?}");
         }
     }
 }

@@ -157,16 +157,23 @@ impl StreamEvent {
 }
 
 impl Delta {
+    /// The delta `v` is: typed only when it is an object of exactly a
+    /// known `type` and that type's text field, a string (what the typed
+    /// kinds hold); anything more or else is kept as sent, so that no field
+    /// is dropped. [`DeltaVisitor`] reads the same from the text.
     fn from_value(v: &Value) -> Self {
-        let field = |name: &str| v.get(name).and_then(Value::as_str).map(str::to_owned);
-        let parsed = match v.get("type").and_then(Value::as_str) {
-            Some("text_delta") => field("text").map(Delta::Text),
-            Some("thinking_delta") => field("thinking").map(Delta::Thinking),
-            Some("input_json_delta") => field("partial_json").map(Delta::InputJson),
-            Some("signature_delta") => field("signature").map(Delta::Signature),
-            _ => None,
+        let typed = || {
+            let m = v.as_object().filter(|m| m.len() == 2)?;
+            let (field, make): (&str, fn(String) -> Delta) = match m.get("type")?.as_str()? {
+                "text_delta" => ("text", Delta::Text),
+                "thinking_delta" => ("thinking", Delta::Thinking),
+                "input_json_delta" => ("partial_json", Delta::InputJson),
+                "signature_delta" => ("signature", Delta::Signature),
+                _ => return None,
+            };
+            Some(make(m.get(field)?.as_str()?.to_owned()))
         };
-        parsed.unwrap_or_else(|| Delta::Other(v.clone()))
+        typed().unwrap_or_else(|| Delta::Other(v.clone()))
     }
 
     /// [`Delta::to_value`], the value moved out: how the general decoder
@@ -193,9 +200,83 @@ impl Delta {
 
 // Stream events are most of what the CLI writes: they are decoded field by
 // field, without an intermediate `Value` and without serde's buffering.
+// What they read is what [`StreamEvent::from_value`] reads from the
+// event's `Value`: a key given twice is its last value, a `type` that is
+// not a string makes the event `Other` (and the delta `Delta::Other`),
+// an event that is not an object is `Other`.
 impl<'de> Deserialize<'de> for StreamEvent {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(EventVisitor)
+        d.deserialize_any(EventVisitor)
+    }
+}
+
+/// A value that is not an object: kept as sent.
+macro_rules! scalar {
+    ($out:ty, $wrap:expr; $($name:ident: $t:ty => $make:expr),* $(,)?) => {
+        $(fn $name<E: de::Error>(self, v: $t) -> Result<$out, E> {
+            Ok($wrap($make(v)))
+        })*
+        fn visit_unit<E: de::Error>(self) -> Result<$out, E> {
+            Ok($wrap(Value::Null))
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<$out, A::Error> {
+            Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map($wrap)
+        }
+    };
+}
+
+/// A `type`: a string, borrowed when it has no escapes, or any other
+/// value, kept as sent.
+enum Tag<'de> {
+    Str(Cow<'de, str>),
+    Other(Value),
+}
+
+impl<'de> Tag<'de> {
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Tag::Str(s) => Some(s),
+            Tag::Other(_) => None,
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Tag::Str(s) => Value::String(s.into_owned()),
+            Tag::Other(v) => v,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Tag<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Tag<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a type")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Tag<'de>, E> {
+                Ok(Tag::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Tag<'de>, E> {
+                Ok(Tag::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Tag<'de>, E> {
+                Ok(Tag::Str(Cow::Owned(v)))
+            }
+            scalar! {
+                Tag<'de>, Tag::Other;
+                visit_bool: bool => Value::Bool,
+                visit_i64: i64 => Value::from,
+                visit_u64: u64 => Value::from,
+                visit_f64: f64 => Value::from,
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Tag<'de>, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Tag::Other)
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -208,36 +289,50 @@ impl<'de> Visitor<'de> for EventVisitor {
         f.write_str("an API stream event")
     }
 
+    scalar! {
+        StreamEvent, StreamEvent::Other;
+        visit_bool: bool => Value::Bool,
+        visit_i64: i64 => Value::from,
+        visit_u64: u64 => Value::from,
+        visit_f64: f64 => Value::from,
+        visit_str: &str => Value::from,
+        visit_string: String => Value::String,
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-        let mut kind: Option<Key<'de>> = None;
+        let mut kind: Option<Tag<'de>> = None;
         let mut index: Option<Value> = None;
         let mut delta: Option<Delta> = None;
         let mut rest = Map::new();
+        // a key given twice: its last value, as serde_json's `Value` keeps it
         while let Some(key) = map.next_key::<Key>()? {
             match key.0.as_ref() {
                 "type" => kind = Some(map.next_value()?),
                 "index" => index = Some(map.next_value()?),
                 // Before or after `type`: the CLI passes the API's key order
                 // on, and that is not always `type` first.
-                "delta" if delta.is_none() => delta = Some(map.next_value()?),
+                "delta" => delta = Some(map.next_value()?),
                 _ => {
                     let v: Value = map.next_value()?;
                     rest.insert(key.0.into_owned(), v);
                 }
             }
         }
-        let kind = kind.map(|k| k.0);
-        if kind.as_deref() == Some("content_block_delta") && rest.is_empty() {
-            if let (Some(i), Some(d)) = (index.as_ref().and_then(Value::as_u64), delta.take()) {
-                return Ok(StreamEvent::ContentBlockDelta {
-                    index: i as usize,
-                    delta: d,
-                });
+        if kind.as_ref().and_then(Tag::as_str) == Some("content_block_delta") && rest.is_empty() {
+            // the delta taken only once the index is known to be one: an
+            // event without one is kept whole, its delta with it
+            if let Some(i) = index.as_ref().and_then(Value::as_u64) {
+                if let Some(d) = delta.take() {
+                    return Ok(StreamEvent::ContentBlockDelta {
+                        index: i as usize,
+                        delta: d,
+                    });
+                }
             }
         }
         // Everything else: rebuild the object and take the general path.
         if let Some(k) = kind {
-            rest.insert("type".into(), Value::String(k.into_owned()));
+            rest.insert("type".into(), k.into_value());
         }
         if let Some(i) = index {
             rest.insert("index".into(), i);
@@ -255,15 +350,6 @@ impl<'de> Deserialize<'de> for Delta {
     }
 }
 
-/// A `delta` that is not an object is kept as sent.
-macro_rules! delta_scalar {
-    ($($name:ident: $t:ty => $make:expr),* $(,)?) => {
-        $(fn $name<E: de::Error>(self, v: $t) -> Result<Delta, E> {
-            Ok(Delta::Other($make(v)))
-        })*
-    };
-}
-
 struct DeltaVisitor;
 
 impl<'de> Visitor<'de> for DeltaVisitor {
@@ -273,7 +359,8 @@ impl<'de> Visitor<'de> for DeltaVisitor {
         f.write_str("a content block delta")
     }
 
-    delta_scalar! {
+    scalar! {
+        Delta, Delta::Other;
         visit_bool: bool => Value::Bool,
         visit_i64: i64 => Value::from,
         visit_u64: u64 => Value::from,
@@ -282,62 +369,58 @@ impl<'de> Visitor<'de> for DeltaVisitor {
         visit_string: String => Value::String,
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<Delta, E> {
-        Ok(Delta::Other(Value::Null))
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Delta, A::Error> {
-        Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Delta::Other)
-    }
-
+    /// [`Delta::from_value`]'s reading, each key's last value: typed only
+    /// for exactly a known `type` and its text field, a string.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Delta, A::Error> {
-        let mut kind: Option<Key<'de>> = None;
-        let mut text: Option<(&'static str, String)> = None;
+        let mut kind: Option<Tag<'de>> = None;
+        // the first text field named, its last value; any other in `rest`
+        let mut text: Option<(&'static str, Value)> = None;
         let mut rest = Map::new();
         while let Some(key) = map.next_key::<Key>()? {
-            match key.0.as_ref() {
-                "type" => kind = Some(map.next_value()?),
-                k @ ("text" | "thinking" | "partial_json" | "signature") if text.is_none() => {
-                    let field = match k {
-                        "text" => "text",
-                        "thinking" => "thinking",
-                        "partial_json" => "partial_json",
-                        _ => "signature",
-                    };
-                    match map.next_value::<Value>()? {
-                        Value::String(v) => text = Some((field, v)),
-                        other => {
-                            rest.insert(field.to_owned(), other);
-                        }
-                    }
+            let field = match key.0.as_ref() {
+                "type" => {
+                    kind = Some(map.next_value()?);
+                    continue;
                 }
+                "text" => "text",
+                "thinking" => "thinking",
+                "partial_json" => "partial_json",
+                "signature" => "signature",
                 _ => {
                     let v: Value = map.next_value()?;
                     rest.insert(key.0.into_owned(), v);
+                    continue;
                 }
+            };
+            let v: Value = map.next_value()?;
+            match &text {
+                Some((first, _)) if *first != field => {
+                    rest.insert(field.to_owned(), v);
+                }
+                _ => text = Some((field, v)),
             }
         }
-        let kind = kind.map(|k| k.0);
         if rest.is_empty() {
-            if let (Some(k), Some((field, v))) = (kind.as_deref(), text.take()) {
-                let typed: Option<fn(String) -> Delta> = match (k, field) {
+            if let (Some(k), Some((field, Value::String(v)))) =
+                (kind.as_ref().and_then(Tag::as_str), &mut text)
+            {
+                let typed: Option<fn(String) -> Delta> = match (k, *field) {
                     ("text_delta", "text") => Some(Delta::Text),
                     ("thinking_delta", "thinking") => Some(Delta::Thinking),
                     ("input_json_delta", "partial_json") => Some(Delta::InputJson),
                     ("signature_delta", "signature") => Some(Delta::Signature),
                     _ => None,
                 };
-                match typed {
-                    Some(make) => return Ok(make(v)),
-                    None => text = Some((field, v)),
+                if let Some(make) = typed {
+                    return Ok(make(std::mem::take(v)));
                 }
             }
         }
         if let Some(k) = kind {
-            rest.insert("type".into(), Value::String(k.into_owned()));
+            rest.insert("type".into(), k.into_value());
         }
         if let Some((field, v)) = text {
-            rest.insert(field.to_owned(), Value::String(v));
+            rest.insert(field.to_owned(), v);
         }
         Ok(Delta::Other(Value::Object(rest)))
     }
@@ -780,6 +863,178 @@ mod tests {
         let e = parse(r#"{"ev\u0065nt":{"type":"message_stop"}}"#);
         assert_eq!(e.event, StreamEvent::MessageStop);
         assert!(serde_json::from_str::<StreamEventMessage>(r#"{"session_id":"s"}"#).is_err());
+    }
+
+    /// The event read from its text, as the general decoder reads it, and
+    /// as [`StreamEvent::from_value`] reads serde_json's `Value` of it.
+    fn read_both(text: &str) -> (StreamEvent, StreamEvent) {
+        let direct: StreamEvent = serde_json::from_str(text).expect(text);
+        let v: Value = serde_json::from_str(text).expect(text);
+        (direct, StreamEvent::from_value(v))
+    }
+
+    /// A `type` that is not a string, a key given twice, a text field of
+    /// another kind or with a field more, an event that is not an object:
+    /// the general decoder reads what `from_value` reads from the `Value`
+    /// (each key's last value; `Other` for what it does not type), and
+    /// the line is a `stream_event`, not `Message::Unknown`.
+    #[test]
+    fn the_decoder_reads_what_from_value_reads() {
+        for event in [
+            r#"{"type":1,"index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":null}"#,
+            r#"{"type":["content_block_delta"],"index":0}"#,
+            r#"{"type":{"a":1}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":1,"text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":null,"text":"a"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":"b"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":1,"text":"b"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":1}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"text":"a","type":"thinking_delta","type":"text_delta"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","thinking":"b"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","thinking":"b","text":"a","thinking":"c"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","x":1},"x":2}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"delta":{"type":"text_delta","text":"b"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"delta":7}"#,
+            r#"{"type":"content_block_delta","index":1,"index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"ping","type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"content_block_delta","type":1,"index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+            r#"{"type":"message_delta","delta":{"type":1,"stop_reason":"end_turn"}}"#,
+            r#"{"type":"message_delta","delta":{"text":"a","text":"b"}}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"a"},"delta":{"stop_reason":"b"}}"#,
+            r#"{"\u0074ype":"content_block_delta","index":0,"delta":{"\u0074ype":"text_delta","\u0074ext":"a"}}"#,
+            r#"7"#,
+            r#""message_stop""#,
+            r#"null"#,
+            r#"[{"type":"message_stop"}]"#,
+            r#"true"#,
+        ] {
+            let (direct, from_value) = read_both(event);
+            assert_eq!(direct, from_value, "{event}");
+            let line = format!(r#"{{"type":"stream_event","event":{event},"session_id":"s"}}"#);
+            match crate::protocol::Message::parse_general(&line) {
+                Ok(crate::protocol::Message::StreamEvent(m)) => {
+                    assert_eq!(m.event, from_value, "{line}")
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        // the last of a text field given twice, as serde_json keeps it
+        let (e, _) = read_both(
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","text":"b"}}"#,
+        );
+        assert_eq!(
+            e,
+            StreamEvent::ContentBlockDelta {
+                index: 0,
+                delta: Delta::Text("b".into())
+            }
+        );
+        // a `type` that is not a string: the event kept as sent
+        let (e, _) = read_both(r#"{"type":1,"index":0}"#);
+        assert_eq!(e, StreamEvent::Other(json!({"type":1,"index":0})));
+        // a field more in a text delta: kept, not dropped (from the `Value`
+        // too)
+        let v = json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","lang":"en"}});
+        assert_eq!(
+            StreamEvent::from_value(v),
+            StreamEvent::ContentBlockDelta {
+                index: 0,
+                delta: Delta::Other(json!({"type":"text_delta","text":"x","lang":"en"}))
+            }
+        );
+    }
+
+    /// An event's text much like the API's: its members and its delta's
+    /// from small pools, in any order, any given twice.
+    fn event_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        use proptest::sample::select;
+        let value = select(
+            &[
+                "\"text_delta\"",
+                "\"thinking_delta\"",
+                "\"input_json_delta\"",
+                "\"signature_delta\"",
+                "\"other_delta\"",
+                "\"a\"",
+                "\"\"",
+                "1",
+                "-0",
+                "1.5",
+                "null",
+                "true",
+                "[]",
+                "{}",
+                "[\"text_delta\"]",
+                "{\"a\":1}",
+            ][..],
+        );
+        let delta_key = select(
+            &[
+                "type",
+                "text",
+                "thinking",
+                "partial_json",
+                "signature",
+                "x",
+                "\\u0074ype",
+            ][..],
+        );
+        let delta = prop_oneof![
+            6 => proptest::collection::vec((delta_key, value.clone()), 0..5).prop_map(|m| {
+                let m: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+                format!("{{{}}}", m.join(","))
+            }),
+            1 => value.clone().prop_map(str::to_owned),
+        ];
+        let kind = prop_oneof![
+            6 => select(&[
+                "\"content_block_delta\"", "\"message_delta\"", "\"content_block_stop\"",
+                "\"message_start\"", "\"ping\"", "\"x\"",
+            ][..]).prop_map(str::to_owned),
+            1 => value.clone().prop_map(str::to_owned),
+        ];
+        let index = select(
+            &[
+                "0",
+                "1",
+                "-1",
+                "1.0",
+                "null",
+                "\"0\"",
+                "18446744073709551615",
+            ][..],
+        );
+        let member = prop_oneof![
+            3 => kind.prop_map(|k| format!("\"type\":{k}")),
+            2 => index.prop_map(|i| format!("\"index\":{i}")),
+            3 => delta.prop_map(|d| format!("\"delta\":{d}")),
+            1 => value.prop_map(|v| format!("\"usage\":{v}")),
+            1 => Just("\"x\":1".to_owned()),
+        ];
+        prop_oneof![
+            12 => proptest::collection::vec(member, 0..6)
+                .prop_map(|m| format!("{{{}}}", m.join(","))),
+            1 => select(&["7", "null", "\"ping\"", "[]", "[{\"type\":\"ping\"}]"][..])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Any event's text: the general decoder reads what `from_value`
+        /// reads from serde_json's `Value` of it.
+        #[test]
+        fn any_event_text_is_read_as_from_value_reads_its_value(text in event_text()) {
+            let (direct, from_value) = read_both(&text);
+            proptest::prop_assert_eq!(direct, from_value, "{}", text);
+        }
     }
 
     #[test]

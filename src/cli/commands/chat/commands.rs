@@ -187,7 +187,7 @@ impl Commands<'_> {
                         anyhow::bail!(
                             "cannot resume {}: its working directory {} {why}",
                             target.id,
-                            target.cwd.display()
+                            crate::cli::common::folder::shown(&target.cwd)
                         );
                     }
                 }

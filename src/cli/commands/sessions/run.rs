@@ -84,7 +84,7 @@ fn resume(store: &Store, id: &str, tui: bool, io: &mut Io) -> anyhow::Result<Ses
         anyhow::bail!(
             "cannot resume {}: its recorded working directory {} is not an absolute path",
             t.id,
-            t.cwd.display()
+            crate::cli::common::folder::shown(&t.cwd)
         );
     }
     // named, and why, before the CLI is started there
@@ -92,7 +92,7 @@ fn resume(store: &Store, id: &str, tui: bool, io: &mut Io) -> anyhow::Result<Ses
         anyhow::bail!(
             "cannot resume {}: its working directory {} {why}",
             t.id,
-            t.cwd.display()
+            crate::cli::common::folder::shown(&t.cwd)
         );
     }
     Ok(SessionsOutcome::Resume {

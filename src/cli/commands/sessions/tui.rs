@@ -142,7 +142,7 @@ fn unenterable(cwd: &Path) -> Option<anyhow::Error> {
     let why = crate::cli::common::folder::not_enterable(cwd)?;
     Some(anyhow::anyhow!(
         "cannot start the claude TUI: its working directory {} {why}",
-        cwd.display()
+        crate::cli::common::folder::shown(cwd)
     ))
 }
 
