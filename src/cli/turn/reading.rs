@@ -690,6 +690,32 @@ mod tests {
         );
     }
 
+    /// A text delta with a field the library does not know (one the API
+    /// adds later) is still the answer's text: the streamed text is shown,
+    /// and the message's copy is not shown again.
+    #[test]
+    fn a_text_delta_with_a_new_field_is_still_seen() {
+        let mut r = Reading::default();
+        let start = msg(
+            json!({"type":"stream_event","event":{"type":"message_start",
+            "message":{"id":"m1"}},"session_id":"s"}),
+        );
+        let new = msg(
+            json!({"type":"stream_event","event":{"type":"content_block_delta","index":0,
+            "delta":{"type":"text_delta","text":"there","citations":[]}},"session_id":"s"}),
+        );
+        let got = seen(
+            &mut r,
+            &[
+                start,
+                delta("Hi "),
+                new,
+                assistant("m1", json!([{"type":"text","text":"Hi there"}])),
+            ],
+        );
+        assert_eq!(got, ["text Hi ", "text there", "MessageEnd"]);
+    }
+
     #[test]
     fn an_api_error_is_an_error_not_the_answer() {
         let mut r = Reading::default();

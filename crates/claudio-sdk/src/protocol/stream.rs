@@ -176,6 +176,20 @@ impl Delta {
         typed().unwrap_or_else(|| Delta::Other(v.clone()))
     }
 
+    /// The text of a delta of type `kind` (`text_delta`, `thinking_delta`),
+    /// its text in `field`: the typed one's, or one kept whole as
+    /// [`Delta::Other`] (a field more than the library knows) whose `type`
+    /// is `kind` and whose `field` is a string.
+    fn text_of(&self, kind: &str, field: &str) -> Option<&str> {
+        match (self, kind) {
+            (Delta::Text(t), "text_delta") | (Delta::Thinking(t), "thinking_delta") => Some(t),
+            (Delta::Other(v), _) if v.get("type").and_then(Value::as_str) == Some(kind) => {
+                v.get(field)?.as_str()
+            }
+            _ => None,
+        }
+    }
+
     /// [`Delta::to_value`], the value moved out: how the general decoder
     /// keeps an event's `delta` that it does not type (a `message_delta`'s
     /// among them), read through [`Delta`]'s own rules first.
@@ -548,12 +562,23 @@ impl StreamEventMessage {
     /// ```
     ///
     /// The [crate's example](crate) prints them as they come.
+    ///
+    /// A `text_delta` that carries a field this library does not know (its
+    /// [`Delta`] is then [`Delta::Other`], every field kept) still has its
+    /// text: a field the API adds later does not make the answer's text
+    /// disappear from the stream.
+    ///
+    /// ```
+    /// use claudio::Message;
+    /// let line = r#"{"type":"stream_event","session_id":"s1","event":{"type":"content_block_delta",
+    ///     "index":0,"delta":{"type":"text_delta","text":"Hel","lang":"en"}}}"#;
+    /// let msg = Message::parse_str(&line.replace('\n', ""))?;
+    /// assert_eq!(msg.as_stream_event().and_then(|e| e.text_delta()), Some("Hel"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn text_delta(&self) -> Option<&str> {
         match &self.event {
-            StreamEvent::ContentBlockDelta {
-                delta: Delta::Text(t),
-                ..
-            } => Some(t),
+            StreamEvent::ContentBlockDelta { delta, .. } => delta.text_of("text_delta", "text"),
             _ => None,
         }
     }
@@ -561,12 +586,14 @@ impl StreamEventMessage {
     /// The text of a `thinking_delta`, if this is one.
     ///
     /// See [`StreamEventMessage::text_delta`] for an example.
+    ///
+    /// As with [`text_delta`](StreamEventMessage::text_delta), a field this
+    /// library does not know keeps the text readable.
     pub fn thinking_delta(&self) -> Option<&str> {
         match &self.event {
-            StreamEvent::ContentBlockDelta {
-                delta: Delta::Thinking(t),
-                ..
-            } => Some(t),
+            StreamEvent::ContentBlockDelta { delta, .. } => {
+                delta.text_of("thinking_delta", "thinking")
+            }
             _ => None,
         }
     }
@@ -816,6 +843,26 @@ mod tests {
                 assert_eq!(v, json!({"type":"text_delta","text":"x","lang":"en"}))
             }
             other => panic!("{other:?}"),
+        }
+        // ... and its text is still the text (a field the API adds later)
+        let c = parse(
+            r#"{"event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","lang":"en"}}}"#,
+        );
+        assert_eq!((c.text_delta(), c.thinking_delta()), (Some("x"), None));
+        let c = parse(
+            r#"{"event":{"type":"content_block_delta","index":0,"delta":{"signature":"s","thinking":"t","type":"thinking_delta"}}}"#,
+        );
+        assert_eq!((c.text_delta(), c.thinking_delta()), (None, Some("t")));
+        // not its text: another type's field, or a text that is not a string
+        for d in [
+            r#"{"type":"thinking_delta","text":"x","more":1}"#,
+            r#"{"type":"text_delta","text":1}"#,
+            r#"{"type":"text_delta","thinking":"x","more":1}"#,
+        ] {
+            let c = parse(&format!(
+                r#"{{"event":{{"type":"content_block_delta","index":0,"delta":{d}}}}}"#
+            ));
+            assert_eq!((c.text_delta(), c.thinking_delta()), (None, None), "{d}");
         }
         // ... whatever the key order (the real CLI sorts them when the API does)
         let c = parse(
