@@ -763,3 +763,55 @@ proptest::proptest! {
         proptest::prop_assert_eq!(member(&v, &path), v.pointer(&path), "{}", path);
     }
 }
+
+/// Claude Code's JSON as text, as an attacker would write it: names in
+/// `\u` escapes, a member given twice (serde_json keeps the last), members
+/// of other kinds than the line reads (null, a number for a name, an
+/// array for an object, a name holding `/`). `member` finds what
+/// `Value::pointer` finds for every path the line reads, and the line
+/// reads the escaped name and the last of a repeated member.
+#[test]
+fn a_member_of_json_text_is_what_the_pointer_finds() {
+    let paths = [
+        "/session_id",
+        "/transcript_path",
+        "/workspace/current_dir",
+        "/cwd",
+        "/model/id",
+        "/model/display_name",
+        "/cost/total_cost_usd",
+        "/context_window/current_usage",
+        "/context_window/used_percentage",
+        "/context_window/context_window_size",
+    ];
+    let texts = [
+        r#"{"\u006dodel":{"\u0069d":"esc","display_n\u0061me":"E"}}"#,
+        r#"{"model":{"id":"first"},"model":{"id":"last"}}"#,
+        r#"{"model":{"id":"first","id":"last"}}"#,
+        r#"{"model":null,"cwd":null,"cost":null}"#,
+        r#"{"model":{"id":5,"display_name":["x"]},"session_id":{"id":"s"}}"#,
+        r#"{"model":"id","workspace":["current_dir"],"cost":[1]}"#,
+        r#"{"model/id":"slash","":{"model":{"id":"empty name"}}}"#,
+        r#"{"context_window":{"current_usage":[1,2],"used_percentage":"50"}}"#,
+        r#"{"model":{"id":{"id":"deep"}},"cost":{"total_cost_usd":{"":1}}}"#,
+    ];
+    for text in texts {
+        let v: Value = serde_json::from_str(text).unwrap();
+        for p in paths {
+            assert_eq!(member(&v, p), v.pointer(p), "{p} of {text}");
+        }
+    }
+    let mut notes = Vec::new();
+    let read = |t: &str, notes: &mut Vec<String>| parse_input(t.as_bytes(), notes).unwrap();
+    let escaped = read(texts[0], &mut notes);
+    assert_eq!(escaped.model_id.as_deref(), Some("esc"));
+    assert_eq!(escaped.model_name.as_deref(), Some("E"));
+    assert_eq!(read(texts[1], &mut notes).model_id.as_deref(), Some("last"));
+    assert_eq!(read(texts[2], &mut notes).model_id.as_deref(), Some("last"));
+    let other = read(texts[4], &mut notes);
+    assert_eq!(
+        (other.model_id, other.model_name, other.session_id),
+        (None, None, None)
+    );
+    assert_eq!(read(texts[6], &mut notes).model_id, None);
+}

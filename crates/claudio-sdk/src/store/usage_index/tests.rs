@@ -885,6 +885,63 @@ fn no_scope_is_made_when_every_transcript_was_looked_up() {
     assert_eq!(load(&idx).len(), 1, "the other forgotten");
 }
 
+/// The records looked up, each once or twice and in an order not their
+/// names', are the ones kept; of those not looked up only the ones the
+/// scope says are gone are forgotten. A name looked up that differs from
+/// a record's by case keeps that record no more than any other name.
+#[test]
+fn records_looked_up_twice_and_in_any_order_are_kept() {
+    let _env = env_lock();
+    let d = tempfile::tempdir().unwrap();
+    let idx = d.path().join("cache/usage-index");
+    let write = |name: &str| {
+        let p = d.path().join(name);
+        std::fs::write(&p, line(name, 10, "2026-11-01T10:00:01.000Z")).unwrap();
+        p
+    };
+    let files: Vec<PathBuf> = (0..24).map(|i| write(&format!("t{i:02}.jsonl"))).collect();
+    let ix = Index::at(idx.clone());
+    for f in &files {
+        ix.read(f, false).unwrap();
+    }
+    ix.finish(None, false);
+    assert_eq!(load(&idx).len(), 24);
+    // looked up: all but every third, from the last, the even ones twice;
+    // of the others, the even ones are removed; and `T00.jsonl` is read
+    let looked: Vec<usize> = (0..24).rev().filter(|i| i % 3 != 1).collect();
+    let gone: Vec<usize> = (0..24).filter(|i| i % 3 == 1 && i % 2 == 0).collect();
+    for &i in &gone {
+        std::fs::remove_file(&files[i]).unwrap();
+    }
+    let upper = write("T00.jsonl");
+    let ix = Index::at(idx.clone());
+    for &i in looked.iter().chain(looked.iter().filter(|i| *i % 2 == 0)) {
+        ix.read(&files[i], false).unwrap();
+    }
+    ix.read(&upper, false).unwrap();
+    std::fs::remove_file(&files[0]).unwrap();
+    let bytes = |p: &Path| -> Box<[u8]> { p.as_os_str().as_bytes().into() };
+    let scope = || Scope {
+        folders: [bytes(d.path())].into_iter().collect(),
+        found: files
+            .iter()
+            .chain([&upper])
+            .filter(|p| p.exists())
+            .map(|p| bytes(p))
+            .collect(),
+    };
+    ix.finish(Some(&scope), false);
+    let mut kept: Vec<Box<[u8]>> = load(&idx).keys().cloned().collect();
+    kept.sort();
+    let mut want: Vec<Box<[u8]>> = (0..24)
+        .filter(|i| !gone.contains(i))
+        .map(|i| bytes(&files[i]))
+        .chain([bytes(&upper)])
+        .collect();
+    want.sort();
+    assert_eq!(kept, want);
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
