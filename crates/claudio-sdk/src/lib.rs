@@ -68,6 +68,14 @@ pub mod __private {
     pub fn parse_general(line: &str) -> Result<crate::Message, serde_json::Error> {
         crate::Message::parse_general(line)
     }
+
+    /// `serde_json::from_slice`, a lone surrogate escape read as U+FFFD (as
+    /// the library reads the CLI's lines), for the status line's input.
+    pub fn from_slice_lenient<T: serde::de::DeserializeOwned>(
+        bytes: &[u8],
+    ) -> Result<T, serde_json::Error> {
+        crate::protocol::from_slice_lenient(bytes)
+    }
 }
 
 pub use client::{

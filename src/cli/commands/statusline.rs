@@ -483,7 +483,10 @@ fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputErro
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty);
     }
-    let v: Value = serde_json::from_slice(bytes).map_err(InputError::NotJson)?;
+    // a lone surrogate escape (`JSON.stringify` of a string cut inside an
+    // emoji) read as U+FFFD, as the SDK reads the CLI's lines, not a line
+    // lost to one
+    let v: Value = claudio::__private::from_slice_lenient(bytes).map_err(InputError::NotJson)?;
     let Value::Object(_) = &v else {
         return Err(InputError::NotObject);
     };

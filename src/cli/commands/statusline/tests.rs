@@ -814,4 +814,12 @@ fn a_member_of_json_text_is_what_the_pointer_finds() {
         (None, None, None)
     );
     assert_eq!(read(texts[6], &mut notes).model_id, None);
+    // a lone surrogate escape (`JSON.stringify` of a string cut inside an
+    // emoji) is U+FFFD, not the whole line lost
+    let cut = read(
+        r#"{"model":{"id":"m","display_name":"Opus \ud83d"},"session_id":"s"}"#,
+        &mut notes,
+    );
+    assert_eq!(cut.model_name.as_deref(), Some("Opus \u{FFFD}"));
+    assert_eq!(cut.session_id.as_deref(), Some("s"));
 }
