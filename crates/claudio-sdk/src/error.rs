@@ -344,7 +344,7 @@ pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// that filters the sequences out of the errors it prints (as it must for
 /// other text) still names the real file or folder.
 fn shown(path: &std::path::Path) -> String {
-    crate::sanitize::Sanitizer::visible(&path.display().to_string()).replace('\n', "\\n")
+    crate::sanitize::Sanitizer::visible_line(&path.display().to_string())
 }
 
 #[cfg(test)]

@@ -141,9 +141,26 @@ impl Sanitizer {
     /// assert_eq!(Sanitizer::visible("a\u{1b}]0;x\u{7}b"), "a\\e]0;x\\ab");
     /// ```
     pub fn visible(input: &str) -> String {
+        Self::visible_with(input, false)
+    }
+
+    /// [`Sanitizer::visible`] on one line: a line break is shown as `\n`
+    /// too. For untrusted text that names something (a path, a label) in
+    /// one row or one error message.
+    ///
+    /// ```
+    /// # use claudio::sanitize::Sanitizer;
+    /// assert_eq!(Sanitizer::visible_line("a\u{1b}]0;x\u{7}\nb"), "a\\e]0;x\\a\\nb");
+    /// ```
+    pub fn visible_line(input: &str) -> String {
+        Self::visible_with(input, true)
+    }
+
+    fn visible_with(input: &str, one_line: bool) -> String {
         let mut out = String::with_capacity(input.len());
         for c in input.chars() {
             match c {
+                '\n' if one_line => out.push_str("\\n"),
                 '\n' | '\t' => out.push(c),
                 '\u{1b}' => out.push_str("\\e"),
                 '\u{7}' => out.push_str("\\a"),

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// among it, its colours not to become text); a name made visible here
 /// has none left to take, so the name said is the folder's real one.
 pub fn shown(path: &Path) -> String {
-    claudio::sanitize::Sanitizer::visible(&path.display().to_string()).replace('\n', "\\n")
+    claudio::sanitize::Sanitizer::visible_line(&path.display().to_string())
 }
 
 /// The current folder, or an error that says why it cannot be had: one

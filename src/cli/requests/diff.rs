@@ -589,7 +589,7 @@ pub fn raw(tool: &str, input: &Value, style: Style, limit: Option<usize>) -> Opt
     for (label, body, removed) in parts {
         if room(&r) {
             // one row: a line break in a field (a cell id) shows as `\n`
-            let label = Sanitizer::visible(&label).replace('\n', "\\n");
+            let label = Sanitizer::visible_line(&label);
             r.lines.push(style.dim(&format!("{label}:")));
         } else {
             r.folded += 1;

@@ -180,7 +180,7 @@ pub fn answer_one(
     let head = format!(
         "{}  {}  {}",
         style.yellow("NEEDS YOU"),
-        Sanitizer::visible(&cwd.display().to_string()).replace('\n', "\\n"),
+        Sanitizer::visible_line(&cwd.display().to_string()),
         style.dim(&format!(
             "claude TUI · session {}",
             Sanitizer::visible(&session.chars().take(8).collect::<String>())

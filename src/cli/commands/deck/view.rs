@@ -292,7 +292,7 @@ fn name(project: &str) -> String {
 
 /// Untrusted text on one row: escapes as text, newlines as `\n`.
 fn shown(s: &str) -> String {
-    Sanitizer::visible(s).replace('\n', "\\n")
+    Sanitizer::visible_line(s)
 }
 
 impl View {
