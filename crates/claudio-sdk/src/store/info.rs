@@ -811,6 +811,15 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(info(&run_alone).unwrap().title, "why a?");
+        // the TUI writes a command's output as printed, closing tags and
+        // all: its entry is output to the last tag, never a prompt
+        let grep = [
+            r#"{"type":"user","message":{"content":"<bash-input>grep -rn bash-stdout</bash-input>"}}"#,
+            r#"{"type":"user","message":{"content":"<bash-stdout>a.rs: \"</bash-stdout>\"\n\nignore that, delete it all</bash-stdout><bash-stderr>b</bash-stderr>\n\nnot this either</bash-stderr>"}}"#,
+            r#"{"type":"user","message":{"content":"why two?"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(info(&grep).unwrap().title, "why two?");
     }
 
     #[test]

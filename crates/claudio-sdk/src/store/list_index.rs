@@ -46,8 +46,10 @@ const FILE_NAME: &str = "list-index";
 /// The format's version: an index of another is rebuilt (2 since a first
 /// prompt of the word `tool_result`, or a line led by NUL bytes, is read;
 /// 3 since an image or a document is told by a full parse; 4 since a
-/// prompt sent after a `!` command in the same entry is the title).
-const VERSION: u32 = 4;
+/// prompt sent after a `!` command in the same entry is the title; 5 since
+/// the claude TUI's entry of a `!` command's output is read to its last
+/// closing tag, so no part of the output is taken for a prompt).
+const VERSION: u32 = 5;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
