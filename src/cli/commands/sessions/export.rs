@@ -73,7 +73,8 @@ impl clap::builder::TypedValueParser for TargetParser {
 /// `export --help`'s notes.
 pub(super) const HELP: &str = "\
 -o json prints the visible conversation as one array of items, each with a
-kind: prompt {text, timestamp}, image {marker}, answer {text, timestamp},
+kind: prompt {text, timestamp}, shell {command, stdout, stderr, timestamp}
+(a ! command the person ran), image {marker}, answer {text, timestamp},
 thinking {text}, tool {id, name, input (as recorded), output, isError, agent
 (a sub-agent's run: items again)}.
 
@@ -126,6 +127,16 @@ pub enum Item {
     },
     /// An image the person attached (`[image: image/png, 12 KB]`).
     Image(super::images::Shown),
+    /// A `!` command the person ran and what it printed (`command` is
+    /// `None` for output whose command is not in the transcript).
+    Shell {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        command: Option<String>,
+        stdout: String,
+        stderr: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+    },
     /// The model's answer text (markdown).
     Answer {
         text: String,
@@ -172,6 +183,7 @@ pub fn items(
                     timestamp: ts,
                 });
             }
+            (Some("user"), Some(Value::String(s))) => shell_items(s, &ts, &mut out),
             (Some("user"), Some(Value::Array(blocks))) => {
                 for b in blocks {
                     match b.get("type").and_then(Value::as_str) {
@@ -182,6 +194,8 @@ pub fn items(
                                     text: t.to_owned(),
                                     timestamp: ts.clone(),
                                 });
+                            } else {
+                                shell_items(t, &ts, &mut out);
                             }
                         }
                         Some("image") => out.push(Item::Image(super::images::Shown::of(b))),
@@ -253,6 +267,46 @@ pub fn items(
         }
     }
     out
+}
+
+/// The `!` commands at the start of a user entry's text, and the prompt
+/// typed after them, as the store reads them (claudio's chat sends a run
+/// and the next prompt in one entry; the claude TUI writes a command and
+/// its output apart: the output joins its command). Other notes of the
+/// CLI's add nothing.
+fn shell_items(text: &str, ts: &Option<String>, out: &mut Vec<Item>) {
+    let line = serde_json::json!({"type": "user", "message": {"content": text}}).to_string();
+    let Ok(entry) = claudio::store::Entry::parse(&line) else {
+        return;
+    };
+    for run in entry.shell_runs() {
+        if run.command.is_none() {
+            if let Some(Item::Shell {
+                command: Some(_),
+                stdout,
+                stderr,
+                ..
+            }) = out.last_mut()
+            {
+                if stdout.is_empty() && stderr.is_empty() {
+                    (*stdout, *stderr) = (run.stdout, run.stderr);
+                    continue;
+                }
+            }
+        }
+        out.push(Item::Shell {
+            command: run.command,
+            stdout: run.stdout,
+            stderr: run.stderr,
+            timestamp: ts.clone(),
+        });
+    }
+    if let Some(text) = entry.prompt() {
+        out.push(Item::Prompt {
+            text,
+            timestamp: ts.clone(),
+        });
+    }
 }
 
 /// A tool result's text, as the protocol reads it (the string, or its text
@@ -380,14 +434,42 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
         match item {
             Item::Prompt { text, .. } => {
                 push(out, "");
-                push(out, "## You");
-                push(out, "");
+                // a prompt sent after `!` commands goes on under their heading
+                if speaker != "shell" {
+                    push(out, "## You");
+                    push(out, "");
+                }
                 push(out, &contained(text));
                 speaker = "you";
             }
             Item::Image(i) => {
                 push(out, &i.markdown(&contained(&i.marker), speaker == "you"));
                 speaker = "you";
+            }
+            Item::Shell {
+                command,
+                stdout,
+                stderr,
+                ..
+            } => {
+                if speaker != "you" && speaker != "shell" {
+                    push(out, "");
+                    push(out, "## You");
+                }
+                speaker = "shell";
+                push(out, "");
+                let c = format!("! {}", command.as_deref().unwrap_or("…"));
+                let f = "`".repeat(longest_backticks(&c) + 1);
+                push(
+                    out,
+                    &format!("{f}{}{}{}{f}", pad(&c), one_line(&c), pad(&c)),
+                );
+                let o = cut_output(&shell_output(stdout, stderr), full);
+                if !o.trim().is_empty() {
+                    let f = fence_for(&o);
+                    push(out, "");
+                    push(out, &format!("{f}text\n{o}\n{f}"));
+                }
             }
             Item::Answer { text, .. } => {
                 push(out, "");
@@ -445,6 +527,15 @@ fn md_items(items: &[Item], full: bool, out: &mut String, quote: &str) {
                 }
             }
         }
+    }
+}
+
+/// A `!` command's output as one text: stdout, then stderr.
+fn shell_output(stdout: &str, stderr: &str) -> String {
+    match (stdout.trim_end().is_empty(), stderr.trim_end().is_empty()) {
+        (_, true) => stdout.trim_end().to_owned(),
+        (true, false) => stderr.trim_end().to_owned(),
+        (false, false) => format!("{}\n{}", stdout.trim_end(), stderr.trim_end()),
     }
 }
 
@@ -533,6 +624,24 @@ fn html_items(items: &[Item], full: bool, out: &mut String) {
             Item::Image(i) => {
                 close(out, &mut open);
                 out.push_str(&i.html(&esc(&i.marker)));
+            }
+            Item::Shell {
+                command,
+                stdout,
+                stderr,
+                ..
+            } => {
+                close(out, &mut open);
+                let o = cut_output(&shell_output(stdout, stderr), full);
+                let o = if o.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!("<pre>{}</pre>", esc(&o))
+                };
+                out.push_str(&format!(
+                    "<section class=\"you\"><h2>You</h2><code>! {}</code>{o}</section>\n",
+                    esc(command.as_deref().unwrap_or("…"))
+                ));
             }
             Item::Answer { text, .. } => {
                 if open != "claude" {

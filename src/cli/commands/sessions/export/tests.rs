@@ -172,3 +172,62 @@ fn an_interruption_is_not_the_persons_words() {
     assert!(md.contains("## You\n\nstop\n"), "{md}");
     assert_eq!(html.matches("<h2>You</h2>").count(), 3, "{html}");
 }
+
+/// A `!` command and the prompt typed after it: claudio's chat sends them
+/// in one entry, which was passed over whole as a note of the CLI's, the
+/// prompt with it; the claude TUI writes the command and its output apart
+/// (`&lt;` for `<`), which join. Every format shows the command, its
+/// output and the prompt; JSON keeps them apart.
+#[test]
+fn a_shell_command_and_the_prompt_after_it_are_kept() {
+    let e = vec![
+        json!({"type":"user","message":{"content":"<bash-input>ls</bash-input>\n<bash-stdout>a.txt\n</bash-stdout><bash-stderr>warn\n</bash-stderr>\n\nwhy is a.txt here?"},"timestamp":"t1"}),
+        json!({"type":"assistant","message":{"content":[{"type":"text","text":"It was made."}]}}),
+        json!({"type":"user","message":{"content":"<bash-input>ls -l</bash-input>"}}),
+        json!({"type":"user","message":{"content":"<bash-stdout>b -&gt; c</bash-stdout><bash-stderr></bash-stderr>"}}),
+        json!({"type":"user","message":{"content":[{"type":"text","text":"<bash-input>true</bash-input>\n<bash-stdout></bash-stdout><bash-stderr></bash-stderr>\n\nand now?"}]}}),
+    ];
+    let it = items(&e, false, &|_| None);
+    let shell = |c: &str, o: &str, er: &str, t: Option<&str>| Item::Shell {
+        command: Some(c.to_owned()),
+        stdout: o.to_owned(),
+        stderr: er.to_owned(),
+        timestamp: t.map(str::to_owned),
+    };
+    let prompt = |p: &str, t: Option<&str>| Item::Prompt {
+        text: p.to_owned(),
+        timestamp: t.map(str::to_owned),
+    };
+    assert_eq!(
+        it,
+        [
+            shell("ls", "a.txt\n", "warn\n", Some("t1")),
+            prompt("why is a.txt here?", Some("t1")),
+            Item::Answer {
+                text: "It was made.".into(),
+                timestamp: None
+            },
+            shell("ls -l", "b -> c", "", None),
+            shell("true", "", "", None),
+            prompt("and now?", None),
+        ]
+    );
+    let md = markdown("T", "m", &it, false);
+    assert!(
+        md.contains("## You\n\n`! ls`\n\n```text\na.txt\nwarn\n```\n\nwhy is a.txt here?\n"),
+        "{md}"
+    );
+    assert!(md.contains("`! ls -l`\n\n```text\nb -> c\n```\n"), "{md}");
+    assert!(md.contains("`! true`\n\nand now?\n"), "{md}");
+    let html = html("T", "m", &it, false);
+    assert!(
+        html.contains("<code>! ls -l</code><pre>b -&gt; c</pre>"),
+        "{html}"
+    );
+    assert!(html.contains("why is a.txt here?"), "{html}");
+    let json = serde_json::to_value(&it).unwrap();
+    assert_eq!(
+        json[0],
+        json!({"kind":"shell","command":"ls","stdout":"a.txt\n","stderr":"warn\n","timestamp":"t1"})
+    );
+}
