@@ -369,8 +369,19 @@ impl Kept<'_> {
 
     /// The answer [`Store::recent_usage`] gives, for times since the horizon.
     fn answer(&self) -> RecentUsage {
-        let mut cands = Vec::new();
-        let mut timed = Vec::new();
+        let n = self
+            .folders
+            .iter()
+            .map(|f| {
+                if f.unreadable.is_some() {
+                    1
+                } else {
+                    f.files.len()
+                }
+            })
+            .sum::<usize>();
+        let mut cands = Vec::with_capacity(n + self.passed.len());
+        let mut timed = Vec::with_capacity(n);
         for f in &self.folders {
             if let Some(why) = &f.unreadable {
                 cands.push(Candidate::passed(f.path.to_path_buf(), why.clone()));
