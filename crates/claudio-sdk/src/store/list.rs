@@ -135,6 +135,10 @@ pub(crate) struct Candidate {
 /// The candidates that are transcripts, and the folders that could not be
 /// read (reported as skipped, never passed over in silence).
 pub(crate) fn split_unreadable(cands: Vec<Candidate>) -> (Vec<Candidate>, Vec<Skipped>) {
+    // none unreadable (the usual case): the list as it is, not copied
+    if cands.iter().all(|c| c.unreadable.is_none()) {
+        return (cands, Vec::new());
+    }
     let (bad, good): (Vec<Candidate>, Vec<Candidate>) =
         cands.into_iter().partition(|c| c.unreadable.is_some());
     let skipped = bad
@@ -229,9 +233,11 @@ where
     };
     let mut parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
         let started = std::time::Instant::now();
+        // alone until `alone` has passed with items left (a few items:
+        // room for all of them, not grown item by item)
         let mut mine = Vec::new();
-        // alone until `alone` has passed with items left
         if !alone.is_zero() {
+            mine.reserve_exact(items.len());
             work(&mut mine, &mut || {
                 next.load(Ordering::Relaxed) < items.len() && started.elapsed() >= alone
             });
@@ -258,6 +264,10 @@ where
         );
         parts
     });
+    // this thread's alone: mapped one after another, in order already
+    if parts.len() == 1 {
+        return parts.pop().into_iter().flatten().map(|(_, r)| r).collect();
+    }
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     for part in parts.iter_mut() {
         for (i, r) in part.drain(..) {

@@ -100,7 +100,110 @@ struct KeptFolder<'a> {
     /// Running sessions whose transcript here, if any, is among `files`:
     /// while the folder's time stays (no name made or removed in it), one
     /// of them not among `files` is not here, and is not looked for again.
-    looked_for: Vec<Cow<'a, str>>,
+    looked_for: Ids<'a>,
+}
+
+/// Session ids ([`KeptFolder::looked_for`]): as the kept file holds them
+/// (its bytes, each id read from them when asked: a warm call makes no
+/// list of them for each of the folders, nor frees one), or a list of
+/// their own once changed.
+#[derive(Clone)]
+enum Ids<'a> {
+    /// `n` texts as [`format`] writes them (each its length, a `u64`, then
+    /// its UTF-8 bytes), checked whole when the file was read.
+    Kept {
+        bytes: &'a [u8],
+        n: usize,
+    },
+    Own(Vec<Cow<'a, str>>),
+}
+
+/// The `n` texts of `bytes` ([`Ids::Kept`]), as bytes (each checked to be
+/// UTF-8 when the file was read); as many as are whole.
+fn kept_ids(mut bytes: &[u8], n: usize) -> impl Iterator<Item = &[u8]> {
+    (0..n).map_while(move |_| {
+        let (len, rest) = bytes.split_first_chunk::<8>()?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+        let (text, rest) = rest.split_at_checked(len)?;
+        bytes = rest;
+        Some(text)
+    })
+}
+
+impl<'a> Ids<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Ids::Kept { n, .. } => *n,
+            Ids::Own(v) => v.len(),
+        }
+    }
+
+    /// The ids' bytes: what a comparison that ignores ASCII case compares
+    /// (not checked as UTF-8 again).
+    fn bytes(&self) -> impl Iterator<Item = &[u8]> + use<'_, 'a> {
+        let (kept, own): (_, &[Cow<'a, str>]) = match self {
+            Ids::Kept { bytes, n } => (kept_ids(bytes, *n), &[][..]),
+            Ids::Own(v) => (kept_ids(&[][..], 0), v.as_slice()),
+        };
+        kept.chain(own.iter().map(|s| s.as_bytes()))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> + use<'_, 'a> {
+        let (kept, own): (_, &[Cow<'a, str>]) = match self {
+            Ids::Kept { bytes, n } => (kept_ids(bytes, *n), &[][..]),
+            Ids::Own(v) => (kept_ids(&[][..], 0), v.as_slice()),
+        };
+        let kept = kept.map_while(|b| std::str::from_utf8(b).ok());
+        kept.chain(own.iter().map(|s| &**s))
+    }
+
+    /// Keep the ids `keep` says to keep (given each one's bytes); kept
+    /// bytes of which it keeps all stay as they are.
+    fn retain(&mut self, keep: impl Fn(&[u8]) -> bool) {
+        match self {
+            Ids::Own(v) => v.retain(|s| keep(s.as_bytes())),
+            Ids::Kept { bytes, n } => {
+                let (bytes, n) = (*bytes, *n);
+                if !kept_ids(bytes, n).all(&keep) {
+                    let v = kept_ids(bytes, n).filter(|&b| keep(b));
+                    let v = v.map_while(|b| std::str::from_utf8(b).ok());
+                    *self = Ids::Own(v.map(Cow::Borrowed).collect());
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, id: Cow<'a, str>) {
+        match self {
+            Ids::Own(v) => v.push(id),
+            Ids::Kept { bytes, n } => {
+                let (bytes, n) = (*bytes, *n);
+                let v = kept_ids(bytes, n).map_while(|b| std::str::from_utf8(b).ok());
+                let mut v: Vec<Cow<'a, str>> = v.map(Cow::Borrowed).collect();
+                v.push(id);
+                *self = Ids::Own(v);
+            }
+        }
+    }
+}
+
+impl<'a> FromIterator<Cow<'a, str>> for Ids<'a> {
+    fn from_iter<I: IntoIterator<Item = Cow<'a, str>>>(ids: I) -> Self {
+        Ids::Own(ids.into_iter().collect())
+    }
+}
+
+/// The same ids in the same order, however each holds them.
+impl PartialEq for Ids<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for Ids<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -179,7 +282,7 @@ fn list_folder(path: &Path, horizon: i64, now: i64, running: &[String]) -> KeptF
             stamp: None,
             unreadable: Some(bad),
             files: Vec::new(),
-            looked_for: Vec::new(),
+            looked_for: Ids::Own(Vec::new()),
         };
     }
     let timed = stat_folder(&cands);
@@ -301,14 +404,19 @@ impl Kept<'_> {
             // that stopped running may have lost its kept transcript (left
             // out below, older than the horizon): looked for again
             let looked = f.looked_for.len();
-            f.looked_for
-                .retain(|id| running.iter().any(|r| r.eq_ignore_ascii_case(id)));
+            f.looked_for.retain(|id| {
+                running
+                    .iter()
+                    .any(|r| r.as_bytes().eq_ignore_ascii_case(id))
+            });
             changed |= f.looked_for.len() != looked;
             let mut unkept = false;
             if f.unreadable.is_none() {
                 for (id, file) in running.iter().zip(&files) {
                     if f.files.iter().any(|k| k.id.eq_ignore_ascii_case(id))
-                        || f.looked_for.iter().any(|l| l.eq_ignore_ascii_case(id))
+                        || f.looked_for
+                            .bytes()
+                            .any(|l| l.eq_ignore_ascii_case(id.as_bytes()))
                     {
                         continue;
                     }
@@ -369,8 +477,19 @@ impl Kept<'_> {
 
     /// The answer [`Store::recent_usage`] gives, for times since the horizon.
     fn answer(&self) -> RecentUsage {
-        let mut cands = Vec::new();
-        let mut timed = Vec::new();
+        let n = self
+            .folders
+            .iter()
+            .map(|f| {
+                if f.unreadable.is_some() {
+                    1
+                } else {
+                    f.files.len()
+                }
+            })
+            .sum::<usize>();
+        let mut cands = Vec::with_capacity(n + self.passed.len());
+        let mut timed = Vec::with_capacity(n);
         for f in &self.folders {
             if let Some(why) = &f.unreadable {
                 cands.push(Candidate::passed(f.path.to_path_buf(), why.clone()));

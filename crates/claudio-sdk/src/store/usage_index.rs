@@ -258,11 +258,13 @@ impl Index {
     /// What the transcript at `path` records: from the index when it still
     /// holds, else read (whole, or from where it was read to).
     pub(crate) fn read(&self, path: &Path, prompts: bool) -> StoreResult<Indexed> {
-        let name: Box<[u8]> = path.as_os_str().as_bytes().into();
-        Self::lock(&self.visited).push(name.clone());
+        // the name copied once, for the visited list (and again only for
+        // a record made anew)
+        let name = path.as_os_str().as_bytes();
+        Self::lock(&self.visited).push(name.into());
         let rec = self
             .map()
-            .get(&name)
+            .get(name)
             .and_then(|b| Some((decode_head(b)?, &b[..])));
         // unchanged: one lstat, the file not opened (a change of its mode
         // or owner changes its ctime, and so its key)
@@ -287,7 +289,7 @@ impl Index {
             self.read_plain(path, prompts, rec)?
         };
         if let Some(new) = new {
-            Self::lock(&self.fresh).push((name, new));
+            Self::lock(&self.fresh).push((name.into(), new));
         }
         let mut usage = usage;
         if !prompts {

@@ -347,18 +347,19 @@ impl RecentUsage {
     /// at or after `since` (ms since the epoch), read now.
     pub fn since(&self, since: i64) -> UsageListing {
         let mut cost = 0u64;
-        let mut recent = Vec::new();
+        // the candidates themselves, not copies of them
+        let mut recent: Vec<&super::list::Candidate> = Vec::new();
         for (c, (at, c_cost)) in self.cands.iter().zip(&self.timed) {
             if at.is_none_or(|at| at >= since) {
                 cost = cost.saturating_add(*c_cost);
-                recent.push(c.clone());
+                recent.push(c);
             }
         }
         if let Some(file) = &self.index {
             // what it may forget: every transcript but those read now
             let scope = || {
-                let mut s = scope_of(&self.cands);
-                s.found = scope_of(&recent).found;
+                let mut s = scope_of(self.cands.iter());
+                s.found = scope_of(recent.iter().copied()).found;
                 s
             };
             return read_listing_in(
@@ -412,15 +413,15 @@ fn worth_the_index(cost: u64) -> bool {
 
 /// The folders a listing read, and the transcripts it found in them: what
 /// the usage index may forget (a transcript no longer there).
-fn scope_of(cands: &[super::list::Candidate]) -> Scope {
+fn scope_of<'a>(cands: impl Iterator<Item = &'a super::list::Candidate> + Clone) -> Scope {
     use std::os::unix::ffi::OsStrExt;
     let bytes = |p: &Path| -> Box<[u8]> { p.as_os_str().as_bytes().into() };
     Scope {
         folders: cands
-            .iter()
+            .clone()
             .filter_map(|c| c.path.parent().map(bytes))
             .collect(),
-        found: cands.iter().map(|c| bytes(&c.path)).collect(),
+        found: cands.map(|c| bytes(&c.path)).collect(),
     }
 }
 
@@ -433,23 +434,24 @@ fn read_listing(
     skipped: Vec<super::Skipped>,
     found: &[super::list::Candidate],
 ) -> UsageListing {
-    read_listing_with(cands, skipped, found, true)
+    let cands: Vec<&super::list::Candidate> = cands.iter().collect();
+    read_listing_with(&cands, skipped, found, true)
 }
 
 /// [`read_listing`], through the usage index only if `index`.
 fn read_listing_with(
-    cands: &[super::list::Candidate],
+    cands: &[&super::list::Candidate],
     skipped: Vec<super::Skipped>,
     found: &[super::list::Candidate],
     index: bool,
 ) -> UsageListing {
     let ix = if index { Index::open() } else { None };
-    read_listing_in(cands, skipped, ix, &|| scope_of(found))
+    read_listing_in(cands, skipped, ix, &|| scope_of(found.iter()))
 }
 
 /// [`read_listing`] through `ix`, which may forget what `scope` says.
 fn read_listing_in(
-    cands: &[super::list::Candidate],
+    cands: &[&super::list::Candidate],
     mut skipped: Vec<super::Skipped>,
     ix: Option<Index>,
     scope: &dyn Fn() -> Scope,
@@ -460,7 +462,7 @@ fn read_listing_in(
     if let Some(ix) = ix {
         ix.finish(Some(scope), false);
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(cands.len());
     for (c, r) in cands.iter().zip(read) {
         match r {
             Ok(u) => {

@@ -14,7 +14,7 @@
 //! than the bytes left can hold is read as a file not whole: decoding
 //! makes no more than a few times the file's size.
 
-use super::{Kept, KeptFile, KeptFolder, Stamp};
+use super::{Ids, Kept, KeptFile, KeptFolder, Stamp};
 use crate::store::usage_index::record::checksum;
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -59,7 +59,10 @@ pub(super) fn encode(k: &Kept<'_>) -> Vec<u8> {
             w.optional(file.at, Writer::i64);
             w.0.extend_from_slice(&file.cost.to_le_bytes());
         }
-        w.texts(&f.looked_for);
+        w.len(f.looked_for.len());
+        for id in f.looked_for.iter() {
+            w.text(id);
+        }
     }
     w.len(k.passed.len());
     for (path, why) in &k.passed {
@@ -107,7 +110,7 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Kept<'_>> {
             let cost = r.u64()?;
             files.push(KeptFile { id, side, at, cost });
         }
-        let looked_for = r.texts()?;
+        let looked_for = r.ids()?;
         folders.push(KeptFolder {
             path,
             stamp,
@@ -255,6 +258,18 @@ impl<'a> Reader<'a> {
             all.push(Cow::Borrowed(self.text()?));
         }
         Some(all)
+    }
+
+    /// Texts as [`Reader::texts`] reads them, left as their bytes (each
+    /// checked): read again when asked ([`Ids`]).
+    fn ids(&mut self) -> Option<Ids<'a>> {
+        let n = self.count(TEXT_BYTES)?;
+        let all = self.0;
+        for _ in 0..n {
+            self.text()?;
+        }
+        let bytes = &all[..all.len() - self.0.len()];
+        Some(Ids::Kept { bytes, n })
     }
 
     fn path(&mut self) -> Option<Cow<'a, Path>> {

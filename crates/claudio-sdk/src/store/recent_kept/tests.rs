@@ -580,7 +580,11 @@ fn owned(k: &Kept<'_>) -> Kept<'static> {
                         cost: x.cost,
                     })
                     .collect(),
-                looked_for: texts(&f.looked_for),
+                looked_for: f
+                    .looked_for
+                    .iter()
+                    .map(|s| Cow::Owned(s.to_owned()))
+                    .collect(),
             })
             .collect(),
         passed: k.passed.clone(),
@@ -800,5 +804,57 @@ proptest! {
         let folder = Path::new(OsStr::from_bytes(&dir));
         let k = KeptFile { id: id.clone().into(), side: false, at: None, cost: 0 };
         prop_assert_eq!(candidate(folder, &k).path, folder.join(format!("{id}.jsonl")));
+    }
+}
+
+/// `ids` as the kept file writes them: the bytes an [`Ids::Kept`] reads.
+fn ids_bytes(ids: &[String]) -> Vec<u8> {
+    let mut b = Vec::new();
+    for id in ids {
+        b.extend_from_slice(&(id.len() as u64).to_le_bytes());
+        b.extend_from_slice(id.as_bytes());
+    }
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A folder's ids read from the kept file's bytes when asked are the
+    /// list they were written from, and what `retain` and `push` make of
+    /// them is what they make of that list (a differential test: the
+    /// bytes against a list of their own); a `retain` that keeps every id
+    /// leaves the bytes as they are (no list made).
+    #[test]
+    fn kept_ids_are_the_list_they_were_written_from(
+        ids in proptest::collection::vec(text_strategy(), 0..5),
+        keep in proptest::collection::vec(any::<bool>(), 5),
+        pushed in proptest::option::of(text_strategy()),
+    ) {
+        let bytes = ids_bytes(&ids);
+        let mut kept = Ids::Kept { bytes: &bytes, n: ids.len() };
+        let mut own: Vec<Cow<'_, str>> = ids.iter().map(|s| Cow::Borrowed(s.as_str())).collect();
+        prop_assert_eq!(kept.len(), own.len());
+        prop_assert!(kept.iter().eq(own.iter().map(|s| &**s)));
+        prop_assert!(kept.bytes().eq(own.iter().map(|s| s.as_bytes())));
+        // an id kept by the flag of its first place in the list
+        let pred = |id: &[u8]| {
+            ids.iter()
+                .position(|x| x.as_bytes() == id)
+                .is_some_and(|i| keep[i])
+        };
+        let all = ids.iter().all(|id| pred(id.as_bytes()));
+        kept.retain(pred);
+        own.retain(|s| pred(s.as_bytes()));
+        prop_assert_eq!(matches!(kept, Ids::Kept { .. }), all);
+        prop_assert_eq!(kept.len(), own.len());
+        prop_assert!(kept.iter().eq(own.iter().map(|s| &**s)));
+        prop_assert!(kept.bytes().eq(own.iter().map(|s| s.as_bytes())));
+        if let Some(p) = pushed {
+            kept.push(Cow::Owned(p.clone()));
+            own.push(Cow::Owned(p));
+        }
+        prop_assert_eq!(kept.len(), own.len());
+        prop_assert_eq!(kept, Ids::Own(own));
     }
 }

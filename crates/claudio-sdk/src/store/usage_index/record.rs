@@ -395,9 +395,11 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
     u.first = i.opt_i64()?;
     u.last = i.opt_i64()?;
     let n = usize::try_from(i.var()?).ok()?;
-    let mut models = Vec::with_capacity(n.min(1024));
+    // the record's names of models, borrowed: each message's is its own
+    // copy, made once
+    let mut models: Vec<&str> = Vec::with_capacity(n.min(1024));
     for _ in 0..n {
-        models.push(i.string()?);
+        models.push(std::str::from_utf8(i.bytes()?).ok()?);
     }
     let n = usize::try_from(i.var()?).ok()?;
     // each message takes at least 8 bytes: a count past that is damage
@@ -412,9 +414,9 @@ pub(super) fn decode_usage(b: &[u8]) -> Option<FileUsage> {
     let mut copies = 4 * b.len() as u64 + 4096;
     for _ in 0..n {
         let key = i.string()?;
-        let model = models.get(usize::try_from(i.var()?).ok()?)?;
+        let model = *models.get(usize::try_from(i.var()?).ok()?)?;
         copies = copies.checked_sub(model.len() as u64)?;
-        let model = model.clone();
+        let model = model.to_owned();
         let tokens = Tokens {
             input: i.var()?,
             output: i.var()?,

@@ -999,3 +999,97 @@ proptest::proptest! {
         }
     }
 }
+
+/// A message of a generated record: its key, its model (one of a few, so
+/// that messages share them), tokens, time and flags.
+fn any_message() -> impl proptest::strategy::Strategy<Value = MessageUsage> {
+    use proptest::prelude::*;
+    let model = prop_oneof![
+        Just(String::new()),
+        Just("claude-opus-4-5".to_owned()),
+        Just("claude-haiku-4-5-20251001".to_owned()),
+        "\\PC{0,12}",
+    ];
+    (
+        "\\PC{0,24}",
+        model,
+        proptest::array::uniform5(any::<u64>()),
+        proptest::option::of(any::<i64>()),
+        0u8..4,
+        any::<u64>(),
+    )
+        .prop_map(|(key, model, t, at, flags, web_searches)| MessageUsage {
+            key,
+            model,
+            tokens: Tokens {
+                input: t[0],
+                output: t[1],
+                cache_write: t[2],
+                cache_read: t[3],
+                cache_write_1h: t[4],
+            },
+            at,
+            fast: flags & 1 != 0,
+            us_only: flags & 2 != 0,
+            web_searches,
+        })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any usage a record holds is decoded as it was: each message's model
+    /// its own copy of the name the record holds once (the names read
+    /// borrowed from the record's bytes), whatever the names, how many
+    /// messages share one, and in what order; a record whose table of
+    /// models holds a name that is not UTF-8 is no record.
+    #[test]
+    fn any_usage_round_trips_through_a_record(
+        messages in proptest::collection::vec(any_message(), 0..12),
+        prompts in 0u64..1000,
+        cwd in proptest::option::of("\\PC{0,16}"),
+        first in proptest::option::of(proptest::prelude::any::<i64>()),
+        last in proptest::option::of(proptest::prelude::any::<i64>()),
+    ) {
+        let u = FileUsage {
+            messages,
+            prompts,
+            cwd,
+            first,
+            last,
+            cli_cost: None,
+        };
+        let h = Head {
+            key: Key { dev: 1, ino: 2, size: 3, mtime: 4, mtime_ns: 5, ctime: 6, ctime_ns: 7 },
+            read_at: 8,
+            boundary: 9,
+            head_sum: 10,
+            tail_sum: 11,
+            mid_at: NOT_RESUMABLE,
+            mid_sum: 0,
+            prompts: true,
+        };
+        let b = encode(&h, &u);
+        proptest::prop_assert_eq!(decode_usage(&b), Some(u.clone()));
+        // the first name of the table (after the head, the CLI's figures'
+        // tag, the prompts, the folder, the first and last times and the
+        // table's count) made not UTF-8: no record
+        // (a name of four bytes or more: its length and bytes found in the
+        // record are its, not a number's by chance)
+        if let Some(m) = u.messages.iter().find(|m| m.model.len() >= 4) {
+            let name = m.model.as_bytes();
+            let at = b
+                .windows(name.len() + 1)
+                .position(|w| w[0] as usize == name.len() && &w[1..] == name)
+                .filter(|_| name.len() < 0x80);
+            if let Some(at) = at.filter(|&a| a > HEAD_LEN) {
+                let mut bad = b.to_vec();
+                bad[at + 1] = 0xff;
+                let d = decode_usage(&bad);
+                // 0xff is never UTF-8: the damaged name, wherever it was
+                // found, is refused (a key's or the table's)
+                proptest::prop_assert!(d.is_none(), "{:?}", d);
+            }
+        }
+    }
+}
