@@ -148,42 +148,37 @@ impl<'a> Ids<'a> {
         kept.chain(own.iter().map(|s| s.as_bytes()))
     }
 
+    /// The ids as text (kept ones were checked to be UTF-8 when the file
+    /// was read: the check again stops at none).
     fn iter(&self) -> impl Iterator<Item = &str> + use<'_, 'a> {
-        let (kept, own): (_, &[Cow<'a, str>]) = match self {
-            Ids::Kept { bytes, n } => (kept_ids(bytes, *n), &[][..]),
-            Ids::Own(v) => (kept_ids(&[][..], 0), v.as_slice()),
-        };
-        let kept = kept.map_while(|b| std::str::from_utf8(b).ok());
-        kept.chain(own.iter().map(|s| &**s))
+        self.bytes().map_while(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The ids in a list of their own, to be changed.
+    fn own(&mut self) -> &mut Vec<Cow<'a, str>> {
+        if let Ids::Kept { bytes, n } = *self {
+            let v = kept_ids(bytes, n).map_while(|b| std::str::from_utf8(b).ok());
+            *self = Ids::Own(v.map(Cow::Borrowed).collect());
+        }
+        match self {
+            Ids::Own(v) => v,
+            Ids::Kept { .. } => unreachable!("made a list of its own just above"),
+        }
     }
 
     /// Keep the ids `keep` says to keep (given each one's bytes); kept
     /// bytes of which it keeps all stay as they are.
     fn retain(&mut self, keep: impl Fn(&[u8]) -> bool) {
-        match self {
-            Ids::Own(v) => v.retain(|s| keep(s.as_bytes())),
-            Ids::Kept { bytes, n } => {
-                let (bytes, n) = (*bytes, *n);
-                if !kept_ids(bytes, n).all(&keep) {
-                    let v = kept_ids(bytes, n).filter(|&b| keep(b));
-                    let v = v.map_while(|b| std::str::from_utf8(b).ok());
-                    *self = Ids::Own(v.map(Cow::Borrowed).collect());
-                }
+        if let Ids::Kept { bytes, n } = *self {
+            if kept_ids(bytes, n).all(&keep) {
+                return;
             }
         }
+        self.own().retain(|s| keep(s.as_bytes()));
     }
 
     fn push(&mut self, id: Cow<'a, str>) {
-        match self {
-            Ids::Own(v) => v.push(id),
-            Ids::Kept { bytes, n } => {
-                let (bytes, n) = (*bytes, *n);
-                let v = kept_ids(bytes, n).map_while(|b| std::str::from_utf8(b).ok());
-                let mut v: Vec<Cow<'a, str>> = v.map(Cow::Borrowed).collect();
-                v.push(id);
-                *self = Ids::Own(v);
-            }
-        }
+        self.own().push(id);
     }
 }
 
