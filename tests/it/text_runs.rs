@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use claudio::protocol::StreamEvent;
 use claudio::{Client, Event, Message, PermissionResult};
 use common::*;
 use futures_util::StreamExt;
@@ -139,4 +140,97 @@ async fn without_the_option_each_delta_is_its_own_message() {
         ["turn-started", "text:a", "text:b", "result", "turn-ended"]
     );
     client.close().await.unwrap();
+}
+
+/// `Options::lean_stream_events` (what `ask` uses): a `message_start`
+/// keeps its message's id alone, a `message_delta` neither its `delta`
+/// nor its `usage`; every other line is read as without the option, in
+/// the same order, and a line that is not JSON is passed over as before.
+#[tokio::test]
+async fn lean_stream_events_leave_out_only_the_values_a_text_reader_does_not_read() {
+    let tail =
+        r#","session_id":"sess-1","parent_tool_use_id":null,"uuid":"u0","api_message_id":"msg_1"}"#;
+    let event = |e: &str| format!(r#"{{"type":"stream_event","event":{e}{tail}"#);
+    let lines = vec![
+        event(
+            r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":1}}}"#,
+        ),
+        // the general decoder's line (keys in another order): lean too
+        event(r#"{"message":{"model":"m","id":"msg_2"},"type":"message_start"}"#),
+        event(r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+        cli_delta("Hi", "u1"),
+        event(r#"{"type":"content_block_stop","index":0}"#),
+        "{\"type\":\"stream_event\",\"event\":{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1e400}}}".to_owned(),
+        event(r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}"#),
+        event(r#"{"type":"message_stop"}"#),
+        r#"{"type":"assistant","message":{"id":"msg_1","role":"assistant","model":"m","content":[{"type":"text","text":"Hi"}]},"parent_tool_use_id":null,"session_id":"sess-1","uuid":"u9"}"#.to_owned(),
+    ];
+    let read = |lean: bool| {
+        let lines = lines.clone();
+        async move {
+            let fake = Fake::after_init(vec![vec![
+                expect_user("go"),
+                at_once(&lines),
+                result("done"),
+            ]]);
+            let client = Client::connect(
+                fake.options()
+                    .include_partial_messages(true)
+                    .lean_stream_events(lean),
+            )
+            .await
+            .unwrap();
+            client.send("go").await.unwrap();
+            let mut got = Vec::new();
+            let mut events = client.events();
+            let all = async {
+                while let Some(e) = events.next().await {
+                    match e.expect("event") {
+                        Event::Message(m) => got.push(m),
+                        Event::TurnEnded => break,
+                        _ => {}
+                    }
+                }
+            };
+            tokio::time::timeout(GUARD, all)
+                .await
+                .expect("the turn ended");
+            drop(events);
+            client.close().await.unwrap();
+            got
+        }
+    };
+    let full = read(false).await;
+    let lean = read(true).await;
+    assert_eq!(full.len(), lean.len(), "{lean:?}");
+    // the line that is not JSON (a number serde_json refuses) is in neither
+    assert_eq!(full.len(), 9, "{full:?}");
+    for (i, (f, l)) in full.iter().zip(&lean).enumerate() {
+        let mut f = f.clone();
+        if let Message::StreamEvent(s) = &mut f {
+            match &mut s.event {
+                StreamEvent::MessageStart { message } => {
+                    *message = json!({"id": message["id"].clone()});
+                }
+                StreamEvent::MessageDelta { delta, usage } => {
+                    assert!(!delta.is_null() && usage.is_some(), "line {i} in full");
+                    *delta = serde_json::Value::Null;
+                    *usage = None;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(&f, l, "line {i}");
+    }
+    let starts: Vec<_> = lean
+        .iter()
+        .filter_map(|m| match m {
+            Message::StreamEvent(s) => match &s.event {
+                StreamEvent::MessageStart { message } => Some(message.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts, [json!({"id": "msg_1"}), json!({"id": "msg_2"})]);
 }

@@ -80,6 +80,9 @@ pub struct Options {
     /// The main agent's text deltas of one block, written back to back,
     /// come as one `stream_event` (see [`Options::coalesce_text_deltas`]).
     pub coalesce_text_deltas: bool,
+    /// The stream events around the deltas carry only what a reader of
+    /// the text needs (see [`Options::lean_stream_events`]).
+    pub lean_stream_events: bool,
     /// `--add-dir`.
     pub add_dirs: Vec<PathBuf>,
     /// `--fallback-model`: the models to try, in order, when the main one
@@ -176,6 +179,7 @@ impl Default for Options {
             fork_session: false,
             include_partial_messages: false,
             coalesce_text_deltas: false,
+            lean_stream_events: false,
             add_dirs: Vec::new(),
             fallback_models: Vec::new(),
             effort: None,
@@ -227,6 +231,7 @@ impl std::fmt::Debug for Options {
             .field("fork_session", &self.fork_session)
             .field("include_partial_messages", &self.include_partial_messages)
             .field("coalesce_text_deltas", &self.coalesce_text_deltas)
+            .field("lean_stream_events", &self.lean_stream_events)
             .field("fallback_models", &self.fallback_models)
             .field("effort", &self.effort)
             .field("thinking", &self.thinking)
@@ -371,6 +376,33 @@ impl Options {
         ///     .coalesce_text_deltas(true);
         /// ```
         coalesce_text_deltas: bool
+    );
+    setter!(
+        /// With [`Options::include_partial_messages`]: the values of the
+        /// stream events around the deltas that a host showing the text
+        /// does not read are left out. A `message_start`'s `message` keeps
+        /// its `id` alone (when it is an object); a `message_delta`'s
+        /// `delta` is null and its `usage` `None`. Every other event and
+        /// message is as it was. Each line is still checked as before: a
+        /// line that is not JSON is still an error, the same one, and the
+        /// values left out are read as far as serde_json's `Value` reads
+        /// them, but not built (no allocation for them). The raw lines of
+        /// [`Client::connect_keeping_raw`](crate::Client::connect_keeping_raw)
+        /// are the CLI's bytes, as always.
+        ///
+        /// ```
+        /// use claudio::protocol::StreamEvent;
+        /// let options = claudio::Options::default()
+        ///     .include_partial_messages(true)
+        ///     .lean_stream_events(true);
+        /// assert!(options.lean_stream_events);
+        /// // what a `message_start` then carries: its message's id
+        /// let lean = StreamEvent::MessageStart {
+        ///     message: serde_json::json!({"id": "msg_1"}),
+        /// };
+        /// assert_eq!(lean.kind(), "message_start");
+        /// ```
+        lean_stream_events: bool
     );
     setter!(
         /// Enable file checkpoints for `rewind_files`.

@@ -174,7 +174,10 @@ pub async fn run(session: &SessionFlags, args: AskArgs) -> anyhow::Result<Exit> 
         // Text to a pipe is written as it comes, byte for byte: a run of
         // deltas read at once is one message, not one per delta (on a
         // terminal each delta is shown and filled as it comes).
-        .coalesce_text_deltas(streamed_text && !io::stdout().is_terminal());
+        .coalesce_text_deltas(streamed_text && !io::stdout().is_terminal())
+        // `ask` reads no stream event's values but a message's id (`-o
+        // json` and `-o stream-json` write the CLI's own bytes)
+        .lean_stream_events(true);
     if let Some(schema) = schema {
         options = options.json_schema(schema);
     }

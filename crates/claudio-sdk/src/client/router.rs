@@ -114,6 +114,9 @@ pub(crate) struct Shared {
     keep_raw: bool,
     /// Text deltas come in runs ([`super::runs`]).
     coalesce: bool,
+    /// The stream events around the deltas come lean
+    /// ([`Options::lean_stream_events`]).
+    lean: bool,
 }
 
 /// The most prompts remembered as sent and not yet taken by a turn: past
@@ -246,6 +249,7 @@ impl Shared {
             inactivity_timeout: options.inactivity_timeout,
             keep_raw,
             coalesce: options.coalesce_text_deltas && !keep_raw,
+            lean: options.lean_stream_events,
         })
     }
 
@@ -717,6 +721,7 @@ enum Read {
 async fn read_one(
     reader: &mut LineReader<ChildStdout>,
     keep_raw: bool,
+    lean: bool,
     mut run: Option<&mut TextRun>,
 ) -> Read {
     if run.as_ref().is_some_and(|r| r.is_open()) && !reader.line_buffered() {
@@ -730,7 +735,7 @@ async fn read_one(
                     if run.as_mut().is_some_and(|r| r.offer_text(line, line.len())) {
                         return Read::InRun;
                     }
-                    Routed::parse_str(line)
+                    Routed::parse_str_as(line, lean)
                 }
                 Err(e) => Err(<serde_json::Error as serde::de::Error>::custom(e)),
             };
@@ -788,7 +793,7 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 // the run goes before anything read after it
                 hand_on(&shared, &mut run, &mut batch).await;
                 let raw = shared.keep_raw.then(|| Box::from(line.as_bytes()));
-                let read = Read::Message(Routed::parse_str(line), raw, line.len());
+                let read = Read::Message(Routed::parse_str_as(line, shared.lean), raw, line.len());
                 route(&shared, read, &mut batch, max_line).await;
             }
             shared.touch();
@@ -796,9 +801,14 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         }
         let runs = shared.coalesce.then_some(&mut run);
         let read = match shared.inactivity_timeout {
-            None => read_one(&mut reader, shared.keep_raw, runs).await,
+            None => read_one(&mut reader, shared.keep_raw, shared.lean, runs).await,
             Some(d) => {
-                match tokio::time::timeout(d, read_one(&mut reader, shared.keep_raw, runs)).await {
+                match tokio::time::timeout(
+                    d,
+                    read_one(&mut reader, shared.keep_raw, shared.lean, runs),
+                )
+                .await
+                {
                     Ok(r) => r,
                     Err(_) => {
                         // Silence counts only while a turn runs and nobody is

@@ -30,13 +30,22 @@ use std::borrow::Cow;
 /// the `message_start`, `content_block_start` or `message_delta` around
 /// them, their values read by serde_json from their own bytes).
 pub(crate) fn stream_delta(line: &str) -> Option<StreamEventMessage> {
+    stream_delta_as(line, false)
+}
+
+/// [`stream_delta`]; `lean`: the event as
+/// [`StreamEvent::lean`] leaves it, the values it leaves out checked as
+/// serde_json's `Value` reads them but never built ([`Checked`],
+/// [`LeanStart`]). Where it answers, the answer is the general decoder's,
+/// made lean (the differential tests below).
+pub(crate) fn stream_delta_as(line: &str, lean: bool) -> Option<StreamEventMessage> {
     let mut p = Parser {
         b: line.as_bytes(),
         s: line,
         i: 0,
     };
     p.lit(br#"{"type":"stream_event","event":{"#)?;
-    let event = p.event()?;
+    let event = p.event(lean)?;
     let [session_id, parent_tool_use_id, uuid, api_message_id] =
         p.envelope()?.map(|f| f.map(Cow::into_owned));
     Some(StreamEventMessage {
@@ -312,6 +321,146 @@ pub(crate) fn assistant(line: &str) -> Option<AssistantMessage> {
     })
 }
 
+/// A JSON value read as serde_json reads it into a `Value` (the same
+/// deserializer's `deserialize_any`, every string unescaped and every
+/// number read as a `Value`'s are, the same depth limit), with nothing
+/// kept: no allocation. What `Value` would read differently — an object
+/// whose key is serde_json's private marker of a raw value or number —
+/// is refused, so the caller declines and the general decoder reads the
+/// line. So where it accepts, a `Value` of the same text is read too (the
+/// property test below).
+struct Checked;
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Checked, D::Error> {
+        d.deserialize_any(CheckedVisitor)
+    }
+}
+
+struct CheckedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CheckedVisitor {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            if key == Key::Private {
+                return Err(serde::de::Error::custom("a private key"));
+            }
+            map.next_value::<Checked>()?;
+        }
+        Ok(Checked)
+    }
+}
+
+/// An object's key, as `Value` reads it (`deserialize_str`), not kept.
+#[derive(PartialEq)]
+enum Key {
+    Id,
+    /// serde_json's private markers (`$serde_json::private::…`): a
+    /// `Value` reads such an object as another thing.
+    Private,
+    Other,
+}
+
+struct KeySeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
+        Ok(match s {
+            "id" => Key::Id,
+            s if s.starts_with("$serde_json::private::") => Key::Private,
+            _ => Key::Other,
+        })
+    }
+}
+
+/// A `message_start`'s `message` object as [`StreamEvent::lean`] leaves
+/// it: its `id` (the last one, as a `Value`'s map keeps it) read as a
+/// `Value`, the other members [`Checked`].
+struct LeanStart(Value);
+
+impl<'de> serde::Deserialize<'de> for LeanStart {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LeanStart, D::Error> {
+        d.deserialize_any(LeanStartVisitor)
+    }
+}
+
+struct LeanStartVisitor;
+
+impl<'de> serde::de::Visitor<'de> for LeanStartVisitor {
+    type Value = LeanStart;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<LeanStart, A::Error> {
+        let mut id = None;
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Id => id = Some(map.next_value::<Value>()?),
+                Key::Other => {
+                    map.next_value::<Checked>()?;
+                }
+                Key::Private => return Err(serde::de::Error::custom("a private key")),
+            }
+        }
+        let mut m = Map::new();
+        if let Some(id) = id {
+            m.insert("id".to_owned(), id);
+        }
+        Ok(LeanStart(Value::Object(m)))
+    }
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     /// The same bytes, known to be UTF-8.
@@ -344,13 +493,13 @@ impl<'a> Parser<'a> {
     /// The body of `event` after its `{`: a `content_block_delta` (`type`,
     /// `index` and `delta`), a `content_block_stop` (`type` and `index`) or
     /// a `message_stop` (`type` alone), each key once, in any order.
-    fn event(&mut self) -> Option<StreamEvent> {
+    fn event(&mut self, lean: bool) -> Option<StreamEvent> {
         if let Some(kind) = self.one_of(&[
             br#""type":"message_start""#,
             br#""type":"content_block_start""#,
             br#""type":"message_delta""#,
         ]) {
-            return self.framing(kind);
+            return self.framing(kind, lean);
         }
         let (mut kind, mut index, mut delta) = (None, None, None);
         loop {
@@ -385,18 +534,37 @@ impl<'a> Parser<'a> {
     /// `index` and `content_block`) or a `message_delta` (its `delta` and,
     /// if given, `usage`), each key once and no other; the values read by
     /// serde_json from their own bytes, as the general decoder reads them,
-    /// without its map of every key.
-    fn framing(&mut self, kind: usize) -> Option<StreamEvent> {
+    /// without its map of every key. `lean`: the values
+    /// [`StreamEvent::lean`] leaves out are checked, not built.
+    fn framing(&mut self, kind: usize, lean: bool) -> Option<StreamEvent> {
         let (mut index, mut first, mut usage) = (None, None, None);
+        let mut block = None;
         while self.next_member()? {
             match (kind, self.key()?) {
-                (0, "message") | (1, "content_block") if first.is_none() => {
-                    first = Some(self.value()?);
+                (0, "message") if first.is_none() && lean => first = Some(self.lean_start()?),
+                (0, "message") if first.is_none() => first = Some(self.value()?),
+                // the block as the CLI starts a text block: no map built
+                (1, "content_block") if block.is_none() => {
+                    block = Some(match self.lit(br#"{"type":"text","text":""}"#) {
+                        Some(()) => ContentBlock::Text(TextBlock {
+                            text: String::new(),
+                            extra: Map::new(),
+                        }),
+                        None => ContentBlock::from_value(self.value()?),
+                    });
                 }
                 // the general decoder reads any event's `delta` as a
                 // [`Delta`], then keeps it as a value: the value itself
+                (2, "delta") if first.is_none() && lean => {
+                    self.checked()?;
+                    first = Some(Value::Null);
+                }
                 (2, "delta") if first.is_none() => first = Some(self.value()?),
                 (1, "index") if index.is_none() => index = Some(self.index()?),
+                (2, "usage") if usage.is_none() && lean => {
+                    self.checked()?;
+                    usage = Some(Value::Null);
+                }
                 (2, "usage") if usage.is_none() => usage = Some(self.value()?),
                 _ => return None,
             }
@@ -405,13 +573,32 @@ impl<'a> Parser<'a> {
             0 => StreamEvent::MessageStart { message: first? },
             1 => StreamEvent::ContentBlockStart {
                 index: index?,
-                content_block: ContentBlock::from_value(first?),
+                content_block: block?,
             },
             _ => StreamEvent::MessageDelta {
                 delta: first?,
-                usage,
+                usage: usage.filter(|_| !lean),
             },
         })
+    }
+
+    /// A value found as [`Parser::value_text`] finds it, checked as
+    /// serde_json reads it into a `Value` ([`Checked`]), nothing built.
+    fn checked(&mut self) -> Option<()> {
+        serde_json::from_str::<Checked>(self.value_text()?).ok()?;
+        Some(())
+    }
+
+    /// A `message_start`'s `message` as [`StreamEvent::lean`] leaves it:
+    /// an object keeps its `id` alone (its other members checked, not
+    /// built: [`LeanStart`]); any other value is read whole.
+    fn lean_start(&mut self) -> Option<Value> {
+        let text = self.value_text()?;
+        if text.starts_with('{') {
+            serde_json::from_str::<LeanStart>(text).ok().map(|l| l.0)
+        } else {
+            serde_json::from_str(text).ok()
+        }
     }
 
     /// The body of `delta` after its `{`: `type` and its one text field.
@@ -2581,6 +2768,264 @@ mod tests {
             let at = l.iter().position(|&c| c == 1).unwrap();
             l.splice(at..at + 1, bad.iter().copied());
             assert!(Message::parse(&l).is_err(), "{l:?}");
+        }
+    }
+
+    /// [`stream_delta_as`] lean must decline, or read what the general
+    /// decoder reads, made lean ([`StreamEvent::lean`]); and the whole
+    /// reader of the client's lines ([`Routed::parse_str_as`]) reads every
+    /// line as it reads it in full, made lean: the same message, or the
+    /// same error.
+    fn lean_agrees(line: &str) -> bool {
+        use crate::protocol::Routed;
+        let fast = stream_delta_as(line, true);
+        if let Some(m) = &fast {
+            match Message::parse_general(line) {
+                Ok(Message::StreamEvent(mut g)) => {
+                    g.event.lean();
+                    assert_eq!(&*g, m, "{line}");
+                }
+                other => panic!("the lean fast path took {line}, general gave {other:?}"),
+            }
+        }
+        let lean = Routed::parse_str_as(line, true);
+        let mut full = Routed::parse_str(line);
+        if let Ok(Routed::Message(Message::StreamEvent(e))) = &mut full {
+            e.event.lean();
+        }
+        match (lean, full) {
+            (Ok(Routed::Message(a)), Ok(Routed::Message(b))) => assert_eq!(a, b, "{line}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{line}"),
+            (a, b) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{line}"),
+        }
+        fast.is_some()
+    }
+
+    /// The values `lean` leaves out are checked as a `Value` reads them:
+    /// where [`Checked`] accepts a text, a `Value` is read from it;
+    /// where it refuses one a `Value` reads, only for serde_json's private
+    /// keys. [`LeanStart`] reads an object's last `id` as a `Value` does.
+    fn checked_agrees(text: &str) {
+        let value = serde_json::from_str::<Value>(text);
+        let checked = serde_json::from_str::<Checked>(text);
+        match (&checked, &value) {
+            (Ok(_), Ok(_)) | (Err(_), Err(_)) => {}
+            (Ok(_), Err(e)) => panic!("checked {text}, a Value is refused: {e}"),
+            (Err(_), Ok(_)) => assert!(text.contains("$serde_json::private::"), "{text}"),
+        }
+        if let Ok(l) = serde_json::from_str::<LeanStart>(text) {
+            let Ok(mut v @ Value::Object(_)) = value else {
+                panic!("lean start read {text}, a Value is not an object");
+            };
+            let mut e = StreamEvent::MessageStart { message: v.take() };
+            e.lean();
+            assert_eq!(e, StreamEvent::MessageStart { message: l.0 }, "{text}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// Any line near the CLI's `message_start`, `content_block_start`
+        /// or `message_delta`, read lean: declined, or the general
+        /// decoder's event made lean; any line, read lean by the client,
+        /// is its full reading made lean.
+        #[test]
+        fn an_event_around_the_deltas_read_lean_is_the_general_decoders_made_lean(
+            line in near_framing_line(),
+        ) {
+            lean_agrees(&line);
+        }
+
+        /// Any JSON text (and texts that are not JSON): checked as a
+        /// `Value` reads it.
+        #[test]
+        fn a_value_left_out_is_checked_as_a_value_reads_it(
+            text in prop_oneof![
+                3 => any_json(),
+                3 => api_message(),
+                1 => (any_json(), any_json()).prop_map(|(a, b)| format!(r#"{{"id":{a},"x":[{b}],"id":{b}}}"#)),
+            ],
+        ) {
+            checked_agrees(&text);
+        }
+    }
+
+    /// The lean events written by hand: what the CLI writes (taken by the
+    /// fast path, the message's id kept), and lines a generator may
+    /// never make: escaped keys, keys twice, the line cut at every byte, a
+    /// BOM, lone surrogates, numbers a `Value` refuses, serde_json's
+    /// private keys, a `type` that is not a string, values nested deep.
+    #[test]
+    fn lean_events_written_by_hand_are_declined_or_read_alike() {
+        let tail = r#","session_id":"s-1","parent_tool_use_id":null,"uuid":"u-1","api_message_id":"msg_1"}"#;
+        let start = r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":1}}}"#;
+        let delta = r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}"#;
+        let block =
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#;
+        let line = |event: &str| format!(r#"{{"type":"stream_event","event":{event}{tail}"#);
+        // as the CLI writes them: taken, and lean
+        let m = stream_delta_as(&line(start), true).expect("message_start taken");
+        assert_eq!(
+            m.event,
+            StreamEvent::MessageStart {
+                message: serde_json::json!({"id": "msg_1"})
+            }
+        );
+        assert_eq!(m.uuid.as_deref(), Some("u-1"));
+        let m = stream_delta_as(&line(delta), true).expect("message_delta taken");
+        assert_eq!(
+            m.event,
+            StreamEvent::MessageDelta {
+                delta: Value::Null,
+                usage: None
+            }
+        );
+        // the empty text block read without a map is the general decoder's
+        for lean in [false, true] {
+            let m = stream_delta_as(&line(block), lean).expect("content_block_start taken");
+            assert_eq!(Some(m.clone()), agree(&line(block)));
+            assert_eq!(
+                m.event,
+                StreamEvent::ContentBlockStart {
+                    index: 0,
+                    content_block: ContentBlock::from_value(
+                        serde_json::json!({"type": "text", "text": ""})
+                    ),
+                }
+            );
+        }
+        let mut lines = Vec::new();
+        for event in [start, delta, block] {
+            let a = line(event);
+            for (from, to) in [
+                // escaped keys, inside the values left out and outside
+                (r#""id":"msg_1""#, r#""i\u0064":"msg_1""#),
+                (r#""model":"#, r#""mod\u0065l":"#),
+                (r#""stop_reason":"#, r#""stop\u005freason":"#),
+                (r#""output_tokens":"#, r#""output\u005ftokens":"#),
+                (r#""message":{"#, r#""m\u0065ssage":{"#),
+                (r#""usage":"#, r#""\u0075sage":"#),
+                (r#""text":"""#, r#""t\u0065xt":"""#),
+                // keys twice
+                (r#""id":"msg_1""#, r#""id":"msg_1","id":"msg_2""#),
+                (r#""id":"msg_1""#, r#""id":"msg_1","i\u0064":7"#),
+                (r#""id":"msg_1""#, r#""id":null,"id":"msg_1""#),
+                (r#""model":"m""#, r#""model":"m","model":1e400"#),
+                (
+                    r#""output_tokens":9"#,
+                    r#""output_tokens":9,"output_tokens":9"#,
+                ),
+                (r#""usage":{"#, r#""usage":{},"usage":{"#),
+                (r#""delta":{"#, r#""delta":{},"delta":{"#),
+                (r#""text":"""#, r#""text":"","text":"""#),
+                // no id, an id of another kind
+                (r#""id":"msg_1","#, ""),
+                (r#""id":"msg_1""#, r#""id":{"a":[1]}"#),
+                (r#""id":"msg_1""#, r#""id":"\ud800""#),
+                // numbers a `Value` refuses or spells otherwise
+                (r#""output_tokens":9"#, r#""output_tokens":1e400"#),
+                (r#""output_tokens":9"#, r#""output_tokens":-1e400"#),
+                (r#""output_tokens":9"#, r#""output_tokens":01"#),
+                (r#""output_tokens":9"#, r#""output_tokens":1."#),
+                (
+                    r#""output_tokens":9"#,
+                    r#""output_tokens":18446744073709551616"#,
+                ),
+                (r#""input_tokens":12"#, r#""input_tokens":1e400"#),
+                (r#""input_tokens":12"#, r#""input_tokens":-0.0e-400"#),
+                // lone and split surrogates, control bytes
+                (r#""model":"m""#, r#""model":"\ud800""#),
+                (r#""model":"m""#, r#""model":"\udc00\ud800""#),
+                (r#""model":"m""#, r#""model":"\ud83d\ude00""#),
+                (r#""model":"m""#, "\"model\":\"m\u{1}\""),
+                (r#""stop_reason":"end_turn""#, r#""stop_reason":"\ud83d""#),
+                (r#""stop_reason":"end_turn""#, r#""\ud800":1"#),
+                (r#""output_tokens":9"#, "\"output_tokens\":\"\u{0}\""),
+                // serde_json's private keys: a `Value` reads them otherwise
+                (
+                    r#""id":"msg_1""#,
+                    r#""$serde_json::private::RawValue":"[1,2]""#,
+                ),
+                (
+                    r#""stop_reason":"end_turn""#,
+                    r#""$serde_json::private::RawValue":"nope""#,
+                ),
+                (
+                    r#""output_tokens":9"#,
+                    r#""$serde_json::private::RawValue":5"#,
+                ),
+                (
+                    r#""output_tokens":9"#,
+                    r#""$serde_json::private::Number":"1""#,
+                ),
+                // `type` not a string, the event's or the message's
+                (r#""type":"message_start""#, r#""type":1"#),
+                (r#""type":"message_delta""#, r#""type":null"#),
+                (r#""type":"message""#, r#""type":["message"]"#),
+                (r#""type":"text""#, r#""type":7"#),
+                // the values of other kinds
+                (r#""message":{"#, r#""message":[{"#),
+                (r#"{"output_tokens":9}"#, r#"[1,"a",{"b":null}]"#),
+                (r#"{"output_tokens":9}"#, "null"),
+                (
+                    r#"{"stop_reason":"end_turn","stop_sequence":null}"#,
+                    r#""end_turn""#,
+                ),
+                (
+                    r#""content":[]"#,
+                    r#""content":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"#,
+                ),
+                (
+                    r#""content":[]"#,
+                    r#""content":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"#,
+                ),
+                // whitespace, trailing commas
+                (r#""usage":{"#, r#""usage": {"#),
+                (r#""stop_sequence":null}"#, r#""stop_sequence":null,}"#),
+                (r#""output_tokens":1}"#, r#""output_tokens":1,}"#),
+            ] {
+                if a.contains(from) {
+                    lines.push(a.replacen(from, to, 1));
+                }
+            }
+            for (before, after) in [
+                ("\u{feff}", ""),
+                ("", "\r"),
+                ("", " "),
+                ("", "\0"),
+                ("", "}"),
+                ("", "x"),
+            ] {
+                lines.push(format!("{before}{a}{after}"));
+            }
+            for at in (0..a.len()).filter(|&at| a.is_char_boundary(at)) {
+                lines.push(a[..at].to_owned());
+            }
+            lines.push(a);
+        }
+        let taken = lines.iter().filter(|l| lean_agrees(l)).count();
+        assert!(taken >= 3, "the CLI's own lines are taken: {taken}");
+        // each value left out, alone
+        for text in [
+            "1e400",
+            "-1e400",
+            "{\"a\":1e400}",
+            "[1,2,]",
+            "{\"a\":\"\\ud800\"}",
+            "{\"$serde_json::private::RawValue\":\"[1]\"}",
+            "{\"id\":1,\"id\":\"b\"}",
+            "{\"i\\u0064\":\"x\"}",
+            "{\"id\":\"x\",\"a\":{\"id\":\"y\"}}",
+            "{}",
+            "{\"id\":null}",
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        ] {
+            checked_agrees(text);
         }
     }
 }

@@ -63,15 +63,32 @@ impl Routed {
     }
 
     /// [`Routed::parse`] of a line already known to be UTF-8.
+    #[cfg(test)]
     pub(crate) fn parse_str(line: &str) -> Result<Routed, serde_json::Error> {
-        if let Some(m) = super::fast::stream_delta(line) {
+        Self::parse_str_as(line, false)
+    }
+
+    /// [`Routed::parse_str`]; `lean`: a stream event as
+    /// [`Options::lean_stream_events`](crate::Options::lean_stream_events)
+    /// gives it ([`StreamEvent::lean`](super::StreamEvent::lean)), the
+    /// values it leaves out never built where the fast path reads the
+    /// line. Any line reads as [`Routed::parse_str`] reads it, made lean:
+    /// the same message, the same error.
+    pub(crate) fn parse_str_as(line: &str, lean: bool) -> Result<Routed, serde_json::Error> {
+        if let Some(m) = super::fast::stream_delta_as(line, lean) {
             return Ok(Routed::Message(Message::StreamEvent(Box::new(m))));
         }
         if let Some(m) = super::fast::assistant(line) {
             return Ok(Routed::Message(Message::Assistant(Box::new(m))));
         }
         // a lone surrogate escape (a string cut inside an emoji) is U+FFFD
-        super::or_mended(line, parse_line)
+        let mut routed = super::or_mended(line, parse_line);
+        if lean {
+            if let Ok(Routed::Message(Message::StreamEvent(e))) = &mut routed {
+                e.event.lean();
+            }
+        }
+        routed
     }
 }
 

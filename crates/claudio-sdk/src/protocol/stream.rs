@@ -81,6 +81,29 @@ impl StreamEvent {
         }
     }
 
+    /// The event as [`Options::lean_stream_events`](crate::Options::lean_stream_events)
+    /// gives it: a `message_start`'s `message` (an object) keeps its `id`
+    /// alone, a `message_delta`'s `delta` is null and its `usage` `None`;
+    /// every other event is as it was.
+    pub(crate) fn lean(&mut self) {
+        match self {
+            StreamEvent::MessageStart {
+                message: Value::Object(m),
+            } => {
+                let id = m.remove("id");
+                m.clear();
+                if let Some(id) = id {
+                    m.insert("id".to_owned(), id);
+                }
+            }
+            StreamEvent::MessageDelta { delta, usage } => {
+                *delta = Value::Null;
+                *usage = None;
+            }
+            _ => {}
+        }
+    }
+
     /// Decode an event; never fails (unknown or odd events become `Other`).
     pub fn from_value(value: Value) -> Self {
         // Checked by reference, then taken apart: the fields it keeps as
