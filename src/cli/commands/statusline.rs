@@ -815,7 +815,7 @@ fn gather(
             (None, Some(path)) if path.extension().is_none_or(|e| e != "jsonl") => {
                 notes.push(format!(
                     "the transcript is not a .jsonl file, not read: {}",
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 ));
                 None
             }
@@ -823,7 +823,7 @@ fn gather(
                 notes.push(format!(
                     "the transcript and its sub-agents are over {} MiB, not read: {}",
                     MAX_TRANSCRIPT >> 20,
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 ));
                 None
             }
