@@ -281,9 +281,9 @@ impl Command {
                             if same(dir).is_none() || same(dir) != same(&default) {
                                 return Err(super::common::exit::usage_error!(
                                     "--config-dir: the chat's CLI reads its sessions from {}, not {}: resume with CLAUDE_CONFIG_DIR={} claudio sessions resume {id} (or --tui, which gives the claude TUI that folder)",
-                                    default.display(),
-                                    dir.display(),
-                                    dir.display()
+                                    crate::cli::common::folder::shown(&default),
+                                    crate::cli::common::folder::shown(dir),
+                                    crate::cli::common::folder::shown(dir)
                                 ));
                             }
                         }
@@ -402,7 +402,11 @@ fn latest_session_here(flags: &SessionFlags) -> Option<Option<String>> {
     // the newer transcripts that could not be read are named, not passed
     // over in silence: the session continued is not the newest file
     for s in &listing.skipped {
-        let msg = format!("-c passed over {}: {}", s.path.display(), s.reason);
+        let msg = format!(
+            "-c passed over {}: {}",
+            crate::cli::common::folder::shown(&s.path),
+            s.reason
+        );
         eprintln!("claudio: {}", crate::cli::sanitize::Sanitizer::clean(&msg));
     }
     Some(listing.sessions.into_iter().next().map(|s| s.session_id))

@@ -721,3 +721,23 @@ fn a_hostile_archive_is_named_never_hangs() {
         .join(name(1).replace(".zst", ""))
         .exists());
 }
+
+/// An archive folder whose name holds a terminal's title sequence and a
+/// newline (and is a file, so it cannot be made): the error names it
+/// whole and on one line, the sequence shown as text, nothing raw on
+/// stderr.
+#[test]
+fn an_archive_path_is_named_whole_on_one_line() {
+    let t = T::new();
+    let archive = t.dir.path().join("arch\x1b]0;x\x07\nive");
+    std::fs::write(&archive, b"a file, not a folder\n").unwrap();
+    let shown = format!("{}/arch\\e]0;x\\a\\nive", t.dir.path().display());
+    let (code, _, err) = run(t
+        .cmd()
+        .env("CLAUDIO_ARCHIVE_DIR", &archive)
+        .args(["sessions", "archive"]));
+    assert_ne!(code, 0, "{err}");
+    assert!(!err.contains(['\x1b', '\x07']), "{err:?}");
+    assert!(err.contains(&format!("cannot access {shown}: ")), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

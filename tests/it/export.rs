@@ -277,3 +277,19 @@ fn inspect_grep_through_another_pager_shows_the_hits() {
     );
     assert!(!out.contains("The sub-agent says all is good."), "{out}");
 }
+
+/// A file to write whose folder's name holds a terminal's title sequence
+/// and a newline (and does not exist): the error names it whole and on
+/// one line, the sequence shown as text, nothing raw on stderr.
+#[test]
+fn a_path_it_cannot_write_is_named_whole_on_one_line() {
+    let d = store();
+    let out = d.path().join("no\x1b]0;x\x07\nsuch").join("page.md");
+    let o = export(d.path(), &["-O", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let err = String::from_utf8(o.stderr).unwrap();
+    let shown = format!("{}/no\\e]0;x\\a\\nsuch/page.md", d.path().display());
+    assert!(err.contains(&format!("could not write {shown}")), "{err}");
+    assert!(!err.contains(['\x1b', '\x07']), "{err:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

@@ -343,7 +343,7 @@ pub type HandlerError = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// in it shown as text (`\e]0;x\a`), a newline as `\n`, so that a program
 /// that filters the sequences out of the errors it prints (as it must for
 /// other text) still names the real file or folder.
-fn shown(path: &std::path::Path) -> String {
+pub(crate) fn shown(path: &std::path::Path) -> String {
     crate::sanitize::Sanitizer::visible_line(&path.display().to_string())
 }
 

@@ -85,7 +85,12 @@ pub fn run(
         Ok((_, Some(path))) => r.line(Level::Ok, "config", &path.display().to_string(), None),
         Ok((_, None)) => {
             let where_ = crate::cli::common::config::config_path()
-                .map(|(p, _)| format!("none (looked for {})", p.display()))
+                .map(|(p, _)| {
+                    format!(
+                        "none (looked for {})",
+                        crate::cli::common::folder::shown(&p)
+                    )
+                })
                 .unwrap_or_else(|| "none".into());
             r.line(Level::Ok, "config", &where_, None)
         }
@@ -145,7 +150,7 @@ fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
     match cli_version(&path) {
         Some(v) => {
             let older = version_tuple(&v) < version_tuple(TESTED_CLI_VERSION);
-            let detail = format!("{} ({v})", path.display());
+            let detail = format!("{} ({v})", crate::cli::common::folder::shown(&path));
             if older {
                 r.line(
                     Level::Warn,
@@ -171,7 +176,10 @@ fn check_cli(r: &mut Report, session: &SessionFlags, verbose: bool) {
         None => r.line(
             Level::Problem,
             "claude",
-            &format!("{} does not answer `--version`", path.display()),
+            &format!(
+                "{} does not answer `--version`",
+                crate::cli::common::folder::shown(&path)
+            ),
             Some("reinstall it: npm install -g @anthropic-ai/claude-code"),
         ),
     }
@@ -256,13 +264,19 @@ fn check_store(r: &mut Report) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => r.line(
             Level::Ok,
             "transcripts",
-            &format!("{} (empty: no sessions yet)", dir.display()),
+            &format!(
+                "{} (empty: no sessions yet)",
+                crate::cli::common::folder::shown(&dir)
+            ),
             None,
         ),
         Ok(m) if !m.is_dir() => r.line(
             Level::Problem,
             "transcripts",
-            &format!("{} is not a directory", dir.display()),
+            &format!(
+                "{} is not a directory",
+                crate::cli::common::folder::shown(&dir)
+            ),
             Some("move the file away; Claude Code keeps a folder there"),
         ),
         other => match other.and_then(|_| store_size(&dir)) {
@@ -271,7 +285,7 @@ fn check_store(r: &mut Report) {
                 "transcripts",
                 &format!(
                     "{} ({} sessions, {})",
-                    dir.display(),
+                    crate::cli::common::folder::shown(&dir),
                     c.sessions,
                     crate::cli::term::text::human_size(c.bytes)
                 ),
@@ -280,7 +294,7 @@ fn check_store(r: &mut Report) {
             Ok(c) => {
                 let mut detail = format!(
                     "{} ({} sessions, {}",
-                    dir.display(),
+                    crate::cli::common::folder::shown(&dir),
                     c.sessions,
                     crate::cli::term::text::human_size(c.bytes)
                 );
@@ -295,7 +309,7 @@ fn check_store(r: &mut Report) {
                         .passed
                         .iter()
                         .take(3)
-                        .map(|(p, why)| format!("{}: {why}", p.display()))
+                        .map(|(p, why)| format!("{}: {why}", crate::cli::common::folder::shown(p)))
                         .collect();
                     let more = c.passed.len().saturating_sub(3);
                     detail.push_str(&format!(
@@ -321,7 +335,7 @@ fn check_store(r: &mut Report) {
             Err(e) => r.line(
                 Level::Problem,
                 "transcripts",
-                &format!("{}: {e}", dir.display()),
+                &format!("{}: {e}", crate::cli::common::folder::shown(&dir)),
                 Some("check the folder's permissions"),
             ),
         },
@@ -341,7 +355,10 @@ fn check_cleanup(r: &mut Report, auto: bool) {
         cwd.as_deref(),
     ));
     let from = match &p.from {
-        Some(f) => format!("cleanupPeriodDays in {}", f.display()),
+        Some(f) => format!(
+            "cleanupPeriodDays in {}",
+            crate::cli::common::folder::shown(f)
+        ),
         None => "cleanupPeriodDays, the CLI's default".to_owned(),
     };
     if p.days == 0 {

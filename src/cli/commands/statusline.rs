@@ -478,15 +478,99 @@ fn member<'v>(v: &'v Value, path: &str) -> Option<&'v Value> {
     names.split('/').try_fold(v, |v, k| v.as_object()?.get(k))
 }
 
+/// `text` with every number outside a string that is a JSON number but
+/// too large for a double (serde_json refuses it: `1e400`, `-1e400`, 400
+/// digits) written `null`; `None` when it has none. Nothing else changes,
+/// so what serde_json refuses for any other reason it still refuses.
+fn huge_numbers_as_null(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0; // text[..copied] is in `out`
+    let mut i = 0;
+    let is_num = |b: &u8| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+    while let Some(&b) = text.get(i) {
+        if b == b'"' {
+            // a string: to its closing quote, an escape two bytes
+            i += 1;
+            while let Some(&c) = text.get(i) {
+                i += if c == b'\\' { 2 } else { 1 };
+                if c == b'"' {
+                    break;
+                }
+            }
+            continue;
+        }
+        if !is_num(&b) {
+            i += 1;
+            continue;
+        }
+        let len = text[i..].iter().take_while(|b| is_num(b)).count();
+        let token = &text[i..i + len];
+        if json_number(token)
+            && std::str::from_utf8(token).is_ok_and(|t| serde_json::from_str::<Value>(t).is_err())
+        {
+            let o = out.get_or_insert_with(Vec::new);
+            o.extend_from_slice(&text[copied..i]);
+            o.extend_from_slice(b"null");
+            copied = i + len;
+        }
+        i += len;
+    }
+    let mut o = out?;
+    o.extend_from_slice(&text[copied..]);
+    Some(o)
+}
+
+/// Whether `t` is a number as JSON writes one:
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn json_number(t: &[u8]) -> bool {
+    let digits = |t: &[u8]| t.iter().take_while(|b| b.is_ascii_digit()).count();
+    let t = t.strip_prefix(b"-").unwrap_or(t);
+    let n = digits(t);
+    if n == 0 || (n > 1 && t[0] == b'0') {
+        return false;
+    }
+    let mut t = &t[n..];
+    if let Some(f) = t.strip_prefix(b".") {
+        let n = digits(f);
+        if n == 0 {
+            return false;
+        }
+        t = &f[n..];
+    }
+    if let Some(e) = t.strip_prefix(b"e").or_else(|| t.strip_prefix(b"E")) {
+        let e = e
+            .strip_prefix(b"+")
+            .or_else(|| e.strip_prefix(b"-"))
+            .unwrap_or(e);
+        let n = digits(e);
+        if n == 0 {
+            return false;
+        }
+        t = &e[n..];
+    }
+    t.is_empty()
+}
+
+/// Claude Code's JSON as serde_json reads it, but for a lone surrogate
+/// escape and a number too large for a double.
+fn decode_json(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    // a lone surrogate escape (`JSON.stringify` of a string cut inside an
+    // emoji) read as U+FFFD, as the SDK reads the CLI's lines; a number
+    // too large for a double (`1e400`: `JSON.parse` reads Infinity, and
+    // `JSON.stringify` writes `null` for Infinity) read as `null`, a
+    // member the line does not have: neither loses the whole line
+    claudio::__private::from_slice_lenient(bytes).or_else(|e| match huge_numbers_as_null(bytes) {
+        Some(m) => claudio::__private::from_slice_lenient(&m).map_err(|_| e),
+        None => Err(e),
+    })
+}
+
 /// Read Claude Code's JSON. `notes` gets what was passed over.
 fn parse_input(bytes: &[u8], notes: &mut Vec<String>) -> Result<Input, InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty);
     }
-    // a lone surrogate escape (`JSON.stringify` of a string cut inside an
-    // emoji) read as U+FFFD, as the SDK reads the CLI's lines, not a line
-    // lost to one
-    let v: Value = claudio::__private::from_slice_lenient(bytes).map_err(InputError::NotJson)?;
+    let v = decode_json(bytes).map_err(InputError::NotJson)?;
     let Value::Object(_) = &v else {
         return Err(InputError::NotObject);
     };
@@ -731,7 +815,7 @@ fn gather(
             (None, Some(path)) if path.extension().is_none_or(|e| e != "jsonl") => {
                 notes.push(format!(
                     "the transcript is not a .jsonl file, not read: {}",
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 ));
                 None
             }
@@ -739,7 +823,7 @@ fn gather(
                 notes.push(format!(
                     "the transcript and its sub-agents are over {} MiB, not read: {}",
                     MAX_TRANSCRIPT >> 20,
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 ));
                 None
             }

@@ -22,12 +22,12 @@ pub fn archive_env() -> Result<(), RelativeArchiveDir> {
     }
 }
 
-/// `$CLAUDIO_ARCHIVE_DIR` names a relative path (its text is shown
-/// without control characters).
+/// `$CLAUDIO_ARCHIVE_DIR` names a relative path (its text shown whole on
+/// one line, an escape sequence in it as text).
 #[derive(Debug, thiserror::Error)]
 #[error(
     "{ARCHIVE_DIR_ENV} is a relative path ({d}): set it to an absolute one, e.g. \"$HOME/{d}\"",
-    d = crate::cli::sanitize::Sanitizer::clean(&.0.display().to_string())
+    d = crate::cli::common::folder::shown(.0)
 )]
 pub struct RelativeArchiveDir(pub PathBuf);
 
@@ -44,7 +44,7 @@ pub fn resume_target(
         said(&format!(
             "restored session {} from the archive into {}",
             t.id,
-            t.path.display()
+            crate::cli::common::folder::shown(&t.path)
         ));
     }
     Ok(t)

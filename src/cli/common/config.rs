@@ -142,7 +142,7 @@ impl Config {
             let (line, col) = e.span().map(|s| line_col(text, s.start)).unwrap_or((0, 0));
             anyhow::anyhow!(
                 "bad config file {}, line {line}, column {col}: {}",
-                path.display(),
+                crate::cli::common::folder::shown(path),
                 e.message()
             )
         })
@@ -202,7 +202,7 @@ impl Config {
                     .unwrap_or_default();
                 format!(
                     "claudio: config file {}: unknown key `{key}` passed over{near}",
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 )
             })
             .collect()
@@ -235,9 +235,12 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
                 Ok((Config::default(), None))
             }
-            Err(e) => {
-                Err(e).with_context(|| format!("failed to read config file {}", path.display()))
-            }
+            Err(e) => Err(e).with_context(|| {
+                format!(
+                    "failed to read config file {}",
+                    crate::cli::common::folder::shown(&path)
+                )
+            }),
         }
     }
 

@@ -10,11 +10,12 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// A folder's name as an error says it, on one line and whole: an escape
-/// sequence in it shown as text (`\e]0;x\a`), a newline as `\n`. The
-/// error printer takes sequences out of what it prints (a CLI's stderr
-/// among it, its colours not to become text); a name made visible here
-/// has none left to take, so the name said is the folder's real one.
+/// A path (a folder's, a file's) as an error or a warning says it, on one
+/// line and whole: an escape sequence in it shown as text (`\e]0;x\a`), a
+/// newline as `\n`. The error printer takes sequences out of what it
+/// prints (a CLI's stderr among it, its colours not to become text); a
+/// name made visible here has none left to take, so the name said is the
+/// file's real one.
 pub fn shown(path: &Path) -> String {
     claudio::sanitize::Sanitizer::visible_line(&path.display().to_string())
 }

@@ -38,7 +38,11 @@ pub fn build_options(a: &SessionFlags) -> anyhow::Result<Options> {
         warn_inline_secrets();
     }
     if let Some(cwd) = &a.cwd {
-        anyhow::ensure!(cwd.is_dir(), "--cwd {}: not a directory", cwd.display());
+        anyhow::ensure!(
+            cwd.is_dir(),
+            "--cwd {}: not a directory",
+            crate::cli::common::folder::shown(cwd)
+        );
         o.cwd = Some(cwd.clone());
     }
     if a.without_project_settings {

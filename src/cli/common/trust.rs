@@ -378,7 +378,7 @@ fn record_with(state: &Path, key: &str, between: &mut dyn FnMut()) -> io::Result
     }
     Err(io::Error::other(format!(
         "{} kept changing while the trust was written in; it was left as the other program wrote it",
-        target.display()
+        crate::cli::common::folder::shown(&target)
     )))
 }
 
@@ -395,7 +395,7 @@ fn new_text(target: &Path, key: &str) -> io::Result<(String, u32)> {
                     io::ErrorKind::InvalidData,
                     format!(
                         "{} is not a regular file of at most {} MiB",
-                        target.display(),
+                        crate::cli::common::folder::shown(target),
                         MAX_STATE >> 20
                     ),
                 )
@@ -407,7 +407,10 @@ fn new_text(target: &Path, key: &str) -> io::Result<(String, u32)> {
         Some(text) if !text.trim().is_empty() => splice(text, key).map_err(|why| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("{}: {why}; it was left as it was", target.display()),
+                format!(
+                    "{}: {why}; it was left as it was",
+                    crate::cli::common::folder::shown(target)
+                ),
             )
         })?,
         // no file yet, or an empty one

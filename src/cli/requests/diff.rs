@@ -37,30 +37,33 @@ pub struct Change {
 pub enum Unavailable {
     #[error("the request names no file")]
     NoFile,
-    #[error("{} does not exist", .0.display())]
+    #[error("{} does not exist", crate::cli::common::folder::shown(.0))]
     Missing(PathBuf),
-    #[error("{} is a directory", .0.display())]
+    #[error("{} is a directory", crate::cli::common::folder::shown(.0))]
     Directory(PathBuf),
-    #[error("{} is not a regular file (a FIFO, a device or a socket); no diff shown", .0.display())]
+    #[error("{} is not a regular file (a FIFO, a device or a socket); no diff shown", crate::cli::common::folder::shown(.0))]
     NotRegular(PathBuf),
     /// A file the kernel makes as it is read (`/proc/self/environ`).
-    #[error("{} is made by the system as it is read (not a file on disk); no diff shown", .0.display())]
+    #[error("{} is made by the system as it is read (not a file on disk); no diff shown", crate::cli::common::folder::shown(.0))]
     MadeAsRead(PathBuf),
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {source}", crate::cli::common::folder::shown(path))]
     Unreadable {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{} is a binary file; no diff shown", .0.display())]
+    #[error("{} is a binary file; no diff shown", crate::cli::common::folder::shown(.0))]
     Binary(PathBuf),
-    #[error("{} is not UTF-8 text; no diff shown", .0.display())]
+    #[error("{} is not UTF-8 text; no diff shown", crate::cli::common::folder::shown(.0))]
     NotUtf8(PathBuf),
-    #[error("{} is not a notebook (not JSON)", .0.display())]
+    #[error("{} is not a notebook (not JSON)", crate::cli::common::folder::shown(.0))]
     NotNotebook(PathBuf),
-    #[error("no cell `{cell}` in {}", path.display())]
+    #[error("no cell `{cell}` in {}", crate::cli::common::folder::shown(path))]
     NoCell { cell: String, path: PathBuf },
     /// The file is past [`MAX_FILE`] bytes.
-    #[error("{} is too large to diff ({len} bytes)", path.display())]
+    #[error(
+        "{} is too large to diff ({len} bytes)",
+        crate::cli::common::folder::shown(path)
+    )]
     TooLarge { path: PathBuf, len: u64 },
     /// The request's new text is past [`MAX_FILE`] bytes.
     #[error("the new text is too large to diff ({0} bytes)")]

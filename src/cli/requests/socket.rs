@@ -65,20 +65,20 @@ pub fn check_private(dir: &Path) -> io::Result<()> {
     if !m.file_type().is_dir() {
         return Err(io::Error::other(format!(
             "{} is not a folder (a link or a file); not used",
-            dir.display()
+            crate::cli::common::folder::shown(dir)
         )));
     }
     if m.uid() != uid() {
         return Err(io::Error::other(format!(
             "{} is owned by uid {}, not by you; not used",
-            dir.display(),
+            crate::cli::common::folder::shown(dir),
             m.uid()
         )));
     }
     if m.permissions().mode() & 0o077 != 0 {
         return Err(io::Error::other(format!(
             "{} is open to others (mode {:o}); not used",
-            dir.display(),
+            crate::cli::common::folder::shown(dir),
             m.permissions().mode() & 0o777
         )));
     }
@@ -396,13 +396,16 @@ impl Listener {
             if UnixStream::connect(path).is_ok() {
                 return Err(io::Error::new(
                     io::ErrorKind::AddrInUse,
-                    format!("another deck answers on {}", path.display()),
+                    format!(
+                        "another deck answers on {}",
+                        crate::cli::common::folder::shown(path)
+                    ),
                 ));
             }
             if !std::os::unix::fs::FileTypeExt::is_socket(&m.file_type()) {
                 return Err(io::Error::other(format!(
                     "{} is there and is no socket; not replaced",
-                    path.display()
+                    crate::cli::common::folder::shown(path)
                 )));
             }
             std::fs::remove_file(path)?;

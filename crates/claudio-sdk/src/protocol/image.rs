@@ -434,7 +434,7 @@ pub enum ImageError {
         height: u32,
     },
     /// The file could not be read.
-    #[error("cannot read {}", .path.display())]
+    #[error("cannot read {}", crate::error::shown(.path))]
     Read {
         /// The file.
         path: PathBuf,
@@ -446,7 +446,7 @@ pub enum ImageError {
 
 fn path_prefix(path: &Option<PathBuf>) -> String {
     path.as_ref()
-        .map(|p| format!("{}: ", p.display()))
+        .map(|p| format!("{}: ", crate::error::shown(p)))
         .unwrap_or_default()
 }
 

@@ -491,7 +491,7 @@ fn reason_of(job: &Job, e: &StoreError) -> String {
     match e {
         StoreError::Io { path, source } if *path == job.src => format!("cannot read it: {source}"),
         StoreError::Io { path, source } => {
-            format!("cannot write {}: {source}", path.display())
+            format!("cannot write {}: {source}", crate::error::shown(path))
         }
         other => match other.source() {
             Some(s) => format!("{other}: {s}"),
@@ -1146,7 +1146,7 @@ fn unpack_to(src: &Path, dst: &Path) -> StoreResult<()> {
                 io::ErrorKind::UnexpectedEof,
                 format!(
                     "the archived copy {} is cut short: {n} of its {size} bytes",
-                    src.display()
+                    crate::error::shown(src)
                 ),
             ));
         }

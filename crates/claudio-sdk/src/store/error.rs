@@ -62,16 +62,16 @@ pub enum StoreError {
         max: usize,
     },
     /// The transcript is empty (it was never written to, or it was truncated).
-    #[error("{} is empty", .0.display())]
+    #[error("{} is empty", crate::error::shown(.0))]
     EmptyFile(PathBuf),
     /// The transcript shows no conversation: no prompt, title or summary
     /// can be read from its first and last 64 KiB (it holds only metadata
     /// entries, its lines there are damaged, or it is not a transcript).
-    #[error("{} shows no conversation: no prompt, title or summary can be read from its first and last 64 KiB", .0.display())]
+    #[error("{} shows no conversation: no prompt, title or summary can be read from its first and last 64 KiB", crate::error::shown(.0))]
     NoConversation(PathBuf),
     /// The transcript is a sub-agent's: its first entry is on a side chain,
     /// so it is part of another session, not one of its own.
-    #[error("{} is a sub-agent's transcript (it starts on a side chain), not a session", .0.display())]
+    #[error("{} is a sub-agent's transcript (it starts on a side chain), not a session", crate::error::shown(.0))]
     Sidechain(PathBuf),
     /// The session was continued in another one, which holds its messages
     /// and is listed in its place.
@@ -83,11 +83,11 @@ pub enum StoreError {
         next: String,
     },
     /// The path is a symbolic link or not a regular file: it is not touched.
-    #[error("{} is not a regular file", .0.display())]
+    #[error("{} is not a regular file", crate::error::shown(.0))]
     NotAFile(PathBuf),
     /// Reading or writing a file failed. The system's reason is the
     /// error's `source()` (shown by `{:#}` in anyhow, not repeated here).
-    #[error("cannot access {}", path.display())]
+    #[error("cannot access {}", crate::error::shown(path))]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -98,7 +98,7 @@ pub enum StoreError {
     /// The transcript holds a line too long to be read (see
     /// [`MAX_LINE`](super::MAX_LINE)), so it cannot be copied whole.
     /// Nothing was written.
-    #[error("{} holds a line of {} MiB or more, which cannot be copied", path.display(), max >> 20)]
+    #[error("{} holds a line of {} MiB or more, which cannot be copied", crate::error::shown(path), max >> 20)]
     LineTooLong {
         /// The transcript.
         path: PathBuf,
@@ -128,7 +128,7 @@ pub enum StoreError {
     /// `$CLAUDIO_ARCHIVE_DIR` holds a relative path: resolved against the
     /// working directory, it would put copies of every project's
     /// transcripts wherever the program happens to run.
-    #[error("CLAUDIO_ARCHIVE_DIR is a relative path ({}): set it to an absolute one", .0.display())]
+    #[error("CLAUDIO_ARCHIVE_DIR is a relative path ({}): set it to an absolute one", crate::error::shown(.0))]
     RelativeArchiveDir(PathBuf),
 }
 
@@ -163,5 +163,39 @@ mod tests {
         let text = chain(&e);
         assert!(text.starts_with("cannot access /x/y.jsonl: "), "{text}");
         assert_eq!(text.matches("os error").count(), 1, "{text}");
+    }
+
+    /// A path with a terminal's title sequence and a newline in it: named
+    /// whole and on one line by every error that names one, so a program
+    /// that filters sequences out of what it prints still names the file.
+    #[test]
+    fn a_path_is_named_whole_on_one_line() {
+        let path = PathBuf::from("/a/b\x1b]0;x\x07\nc.jsonl");
+        let shown = "/a/b\\e]0;x\\a\\nc.jsonl";
+        let io = || std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        for e in [
+            StoreError::EmptyFile(path.clone()),
+            StoreError::NoConversation(path.clone()),
+            StoreError::Sidechain(path.clone()),
+            StoreError::NotAFile(path.clone()),
+            StoreError::Io {
+                path: path.clone(),
+                source: io(),
+            },
+            StoreError::LineTooLong {
+                path: path.clone(),
+                max: 1 << 20,
+            },
+            StoreError::RelativeArchiveDir(path.clone()),
+        ] {
+            let said = e.to_string();
+            assert!(said.contains(shown), "{said}");
+            assert!(!said.contains(['\x1b', '\x07', '\n']), "{said:?}");
+        }
+        let image = crate::protocol::ImageError::Read {
+            path: path.clone(),
+            source: io(),
+        };
+        assert_eq!(image.to_string(), format!("cannot read {shown}"));
     }
 }

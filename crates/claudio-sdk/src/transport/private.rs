@@ -81,7 +81,7 @@ impl PrivateDir {
         if !base.is_absolute() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                format!("not an absolute directory: {}", base.display()),
+                format!("not an absolute directory: {}", crate::error::shown(base)),
             ));
         }
         // everyone may write in it and it has no sticky bit: anyone may
@@ -94,7 +94,7 @@ impl PrivateDir {
                 io::ErrorKind::PermissionDenied,
                 format!(
                     "{} is writable by every user and has no sticky bit: another user could swap the CLI's private settings there; set TMPDIR (or XDG_RUNTIME_DIR) to a folder of your own",
-                    base.display()
+                    crate::error::shown(base)
                 ),
             ));
         }
@@ -297,6 +297,26 @@ fn unique() -> u64 {
 mod tests {
     use super::*;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    /// A folder with a terminal's title sequence and a newline in its name
+    /// is named whole and on one line by the errors that name it.
+    #[test]
+    fn a_folder_is_named_whole_on_one_line() {
+        let said = PrivateDir::create_in(Path::new("a\x1b]0;x\x07\nb"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(said, "not an absolute directory: a\\e]0;x\\a\\nb");
+        let base = tempfile::tempdir().unwrap();
+        let open = base.path().join("o\x1b]0;x\x07\np");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let said = PrivateDir::create_in(&open).err().unwrap().to_string();
+        assert!(
+            said.contains("o\\e]0;x\\a\\np is writable by every user"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn files_are_the_owner_s_alone_and_go_with_the_directory() {

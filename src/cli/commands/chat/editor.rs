@@ -72,7 +72,7 @@ fn prompt_dir(tmp: &std::path::Path) -> std::io::Result<std::path::PathBuf> {
     if mode & 0o002 != 0 && mode & 0o1000 == 0 {
         return Err(std::io::Error::other(format!(
             "{} is writable by every user and has no sticky bit: another user could swap the prompt's file; set TMPDIR to a folder of your own",
-            tmp.display()
+            crate::cli::common::folder::shown(tmp)
         )));
     }
     Ok(tmp.to_owned())
@@ -585,7 +585,12 @@ const MAX_HISTORY_FILE: u64 = 64 << 20;
 fn load_history(history: &mut FileHistory, path: &std::path::Path) -> std::io::Result<()> {
     use std::io::{Error, ErrorKind};
     // the error names the file, and keeps its kind
-    let at = |e: Error| Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let at = |e: Error| {
+        Error::new(
+            e.kind(),
+            format!("{}: {e}", crate::cli::common::folder::shown(path)),
+        )
+    };
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
     let f = match std::fs::OpenOptions::new()
@@ -601,7 +606,10 @@ fn load_history(history: &mut FileHistory, path: &std::path::Path) -> std::io::R
     if !m.is_file() {
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            format!("{} is not a regular file", path.display()),
+            format!(
+                "{} is not a regular file",
+                crate::cli::common::folder::shown(path)
+            ),
         ));
     }
     let mut bytes = Vec::new();
@@ -613,7 +621,7 @@ fn load_history(history: &mut FileHistory, path: &std::path::Path) -> std::io::R
             ErrorKind::InvalidData,
             format!(
                 "{} is larger than {} MiB",
-                path.display(),
+                crate::cli::common::folder::shown(path),
                 MAX_HISTORY_FILE >> 20
             ),
         ));

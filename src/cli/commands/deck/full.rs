@@ -187,7 +187,13 @@ fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>)
     let problems = reg
         .problems
         .iter()
-        .map(|p| format!("{}: {}", p.path.display(), p.reason))
+        .map(|p| {
+            format!(
+                "{}: {}",
+                crate::cli::common::folder::shown(&p.path),
+                p.reason
+            )
+        })
         .collect();
     (rows, problems)
 }

@@ -39,7 +39,7 @@ pub fn settings_file() -> anyhow::Result<PathBuf> {
     if dir.is_relative() {
         return Err(usage_error!(
             "CLAUDE_CONFIG_DIR is a relative path ({}): no settings file is written",
-            dir.display()
+            crate::cli::common::folder::shown(&dir)
         ));
     }
     Ok(dir.join("settings.json"))
@@ -87,7 +87,7 @@ pub fn nameable(exe: &Path) -> anyhow::Result<()> {
     if exe.to_str().is_none() {
         anyhow::bail!(
             "claudio's own path {} is not UTF-8: a settings file cannot name it (install claudio under a UTF-8 path)",
-            exe.display()
+            crate::cli::common::folder::shown(exe)
         );
     }
     Ok(())
@@ -434,7 +434,10 @@ fn read(target: &Path) -> io::Result<Option<(String, u32)>> {
                     };
                     io::Error::new(
                         io::ErrorKind::InvalidData,
-                        format!("{} {why}; it was left as it was", target.display()),
+                        format!(
+                            "{} {why}; it was left as it was",
+                            crate::cli::common::folder::shown(target)
+                        ),
                     )
                 })?;
             Ok(Some((text, m.permissions().mode() & 0o7777)))
@@ -531,7 +534,10 @@ pub fn run(
             }
             nameable(exe)?;
             let new = with_hook(old_text, &command_for(exe)).map_err(|why| {
-                anyhow::anyhow!("{}: {why}; it was left as it was", target.display())
+                anyhow::anyhow!(
+                    "{}: {why}; it was left as it was",
+                    crate::cli::common::folder::shown(&target)
+                )
             })?;
             let ok = show_and_confirm(&shown, old_text.unwrap_or(""), &new, yes, confirm, out)?;
             if !ok {
@@ -552,11 +558,20 @@ pub fn run(
                         .recursive(true)
                         .mode(0o700)
                         .create(dir)
-                        .map_err(|e| anyhow::anyhow!("cannot make {}: {e}", dir.display()))?;
+                        .map_err(|e| {
+                            anyhow::anyhow!(
+                                "cannot make {}: {e}",
+                                crate::cli::common::folder::shown(dir)
+                            )
+                        })?;
                 }
             }
-            write_new(&target, new.as_bytes(), mode, seen)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", target.display()))?;
+            write_new(&target, new.as_bytes(), mode, seen).map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot write {}: {e}",
+                    crate::cli::common::folder::shown(&target)
+                )
+            })?;
             match old {
                 Some(_) => writeln!(
                     out,
@@ -585,7 +600,10 @@ pub fn run(
                 saved.as_ref().map(|(b, _)| b.clone())
             } else {
                 Some(without_hook(text).map_err(|why| {
-                    anyhow::anyhow!("{}: {why}; it was left as it was", target.display())
+                    anyhow::anyhow!(
+                        "{}: {why}; it was left as it was",
+                        crate::cli::common::folder::shown(&target)
+                    )
                 })?)
             };
             let ok = show_and_confirm(
@@ -636,7 +654,7 @@ fn unchanged_since(target: &Path, seen: crate::cli::common::trust::Version) -> i
 fn changed(target: &Path) -> io::Error {
     io::Error::other(format!(
         "{} changed while it was written; nothing written, run it again",
-        target.display()
+        crate::cli::common::folder::shown(target)
     ))
 }
 

@@ -79,7 +79,7 @@ pub fn config_dir() -> anyhow::Result<std::path::PathBuf> {
     if config_dir.is_relative() {
         return Err(crate::cli::common::exit::usage_error!(
             "CLAUDE_CONFIG_DIR is a relative path ({}): not read",
-            config_dir.display()
+            crate::cli::common::folder::shown(&config_dir)
         ));
     }
     Ok(config_dir)

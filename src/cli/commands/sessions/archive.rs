@@ -26,14 +26,17 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
     let Some(dir) = archive_dir() else {
         anyhow::bail!("cannot tell where to keep the archive: set {ARCHIVE_DIR_ENV} or HOME");
     };
-    let what = format!("archiving transcripts into {}", dir.display());
+    let what = format!(
+        "archiving transcripts into {}",
+        crate::cli::common::folder::shown(&dir)
+    );
     let s = crate::cli::term::spinner::while_working(io.err_style, &what, || {
         store.archive(&dir, ArchiveOptions::default())
     })?;
     for f in s.shorter.iter().take(10) {
         io.warn(&format!(
             "kept the archived copy of {}: the transcript is now {}",
-            f.path.display(),
+            crate::cli::common::folder::shown(&f.path),
             f.reason
         ));
     }
@@ -44,7 +47,11 @@ pub(super) fn archive(store: &Store, json: bool, io: &mut Io) -> anyhow::Result<
         ));
     }
     for f in s.failed.iter().take(10) {
-        io.warn(&format!("not archived: {}: {}", f.path.display(), f.reason));
+        io.warn(&format!(
+            "not archived: {}: {}",
+            crate::cli::common::folder::shown(&f.path),
+            f.reason
+        ));
     }
     if s.failed.len() > 10 {
         io.warn(&format!("… and {} more not archived", s.failed.len() - 10));

@@ -46,7 +46,7 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
                 "copies"
             },
             list.join(", "),
-            file.path.display()
+            crate::cli::common::folder::shown(&file.path)
         );
         io.warn(&msg);
     }
@@ -119,18 +119,28 @@ pub(super) fn delete(store: &Store, a: DeleteArgs, io: &mut Io) -> anyhow::Resul
     if let Some(live) = &live {
         // exactly the file shown: finding it again could give another copy
         store.delete_file(live)?;
-        io.warn(&format!("deleted {}", live.path.display()));
+        io.warn(&format!(
+            "deleted {}",
+            crate::cli::common::folder::shown(&live.path)
+        ));
     }
     for copy in &packed {
-        remove_archived(copy)
-            .with_context(|| format!("could not delete the archived copy {}", copy.display()))?;
-        io.warn(&format!("deleted {} (archived)", copy.display()));
+        remove_archived(copy).with_context(|| {
+            format!(
+                "could not delete the archived copy {}",
+                crate::cli::common::folder::shown(copy)
+            )
+        })?;
+        io.warn(&format!(
+            "deleted {} (archived)",
+            crate::cli::common::folder::shown(copy)
+        ));
     }
     if !a.archived_too {
         for copy in &archived {
             let msg = format!(
                 "the session's archived copy remains: {} (listed as archived, and read by search, export and resume). To remove it too: `claudio sessions delete {} --archived-too`, or {}",
-                copy.display(),
+                crate::cli::common::folder::shown(copy),
                 file.id,
                 removal(copy)
             );

@@ -729,13 +729,13 @@ fn target(a: &ExportArgs, io: &mut Io) -> anyhow::Result<(Format, Option<PathBuf
         (Some(p), Some(_)) => {
             return Err(usage_error!(
                 "-o {} is not a format (md, html or json)",
-                Sanitizer::clean(&p.display().to_string())
+                crate::cli::common::folder::shown(&p)
             ))
         }
         (Some(p), None) => {
             io.warn(&format!(
                 "-o is the format now (md, html or json): writing {0}, but say it with -O {0}",
-                p.display()
+                crate::cli::common::folder::shown(&p)
             ));
             Some(p)
         }
@@ -836,7 +836,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     // `-O -` is stdout
     match &out_file.filter(|p| p.as_os_str() != "-") {
         Some(p) => write_whole(p, text.as_bytes())
-            .with_context(|| format!("could not write {}", p.display()))?,
+            .with_context(|| format!("could not write {}", crate::cli::common::folder::shown(p)))?,
         // on a terminal, nothing in it may act on the terminal; to a file
         // or a pipe, every byte as recorded
         None if io.out_tty => {

@@ -109,7 +109,11 @@ impl Io {
     pub(super) fn warn_skipped(&mut self, skipped: &[claudio::store::Skipped]) {
         const SHOWN: usize = 5;
         for s in skipped.iter().take(SHOWN) {
-            let msg = format!("skipped {}: {}", s.path.display(), s.reason);
+            let msg = format!(
+                "skipped {}: {}",
+                crate::cli::common::folder::shown(&s.path),
+                s.reason
+            );
             self.warn(&msg);
         }
         if skipped.len() > SHOWN {

@@ -76,10 +76,19 @@ pub(super) fn list(store: &Store, a: ListArgs, io: &mut Io) -> anyhow::Result<Se
         JsonRows::write_all(output, io, &listing.sessions)?;
     } else if listing.sessions.is_empty() {
         let msg = match (&opts.dir, since) {
-            (Some(d), Some(_)) => format!("no sessions for {} since then", d.display()),
-            (Some(d), None) => format!("no sessions for {} (try --all)", d.display()),
+            (Some(d), Some(_)) => format!(
+                "no sessions for {} since then",
+                crate::cli::common::folder::shown(d)
+            ),
+            (Some(d), None) => format!(
+                "no sessions for {} (try --all)",
+                crate::cli::common::folder::shown(d)
+            ),
             (None, Some(_)) => "no sessions since then".to_owned(),
-            (None, None) => format!("no sessions in {}", store.projects_dir().display()),
+            (None, None) => format!(
+                "no sessions in {}",
+                crate::cli::common::folder::shown(&store.projects_dir())
+            ),
         };
         io.warn(&msg);
     } else {

@@ -188,7 +188,10 @@ pub(super) fn search(store: &Store, a: SearchArgs, io: &mut Io) -> anyhow::Resul
         return Err(e.into());
     }
     for (path, why) in summary.unreadable.iter().take(5) {
-        let msg = format!("could not read {}: {why}", path.display());
+        let msg = format!(
+            "could not read {}: {why}",
+            crate::cli::common::folder::shown(path)
+        );
         io.warn(&msg);
     }
     io.out.flush()?;

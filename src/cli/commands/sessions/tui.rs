@@ -151,7 +151,12 @@ fn unenterable(cwd: &Path) -> Option<anyhow::Error> {
 /// was checked: the exec's `chdir` failed, and the OS error alone blamed
 /// the CLI), else the CLI's.
 fn exec_failed(cli: &Path, cwd: &Path, e: &std::io::Error) -> anyhow::Error {
-    unenterable(cwd).unwrap_or_else(|| anyhow::anyhow!("cannot start {}: {e}", cli.display()))
+    unenterable(cwd).unwrap_or_else(|| {
+        anyhow::anyhow!(
+            "cannot start {}: {e}",
+            crate::cli::common::folder::shown(cli)
+        )
+    })
 }
 
 #[cfg(test)]

@@ -823,3 +823,78 @@ fn a_member_of_json_text_is_what_the_pointer_finds() {
     assert_eq!(cut.model_name.as_deref(), Some("Opus \u{FFFD}"));
     assert_eq!(cut.session_id.as_deref(), Some("s"));
 }
+
+/// A number too large for a double (`1e400`: serde_json refuses it,
+/// `JSON.parse` reads Infinity, `JSON.stringify` writes `null` for one)
+/// is a member the line does not have, not the whole line lost; one in a
+/// string is text; anything else serde_json refuses is still refused.
+#[test]
+fn a_number_too_large_is_a_member_not_given() {
+    let mut notes = Vec::new();
+    let i = parse_input(
+        br#"{"model":{"id":"m","display_name":"1e400"},"session_id":"s",
+             "cost":{"total_cost_usd":1e400},"x":[-1e400,1E+999,-0.5e-400,
+             100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000],
+             "context_window":{"context_window_size":2e400,"used_percentage":12.5,
+               "current_usage":{"input_tokens":1e999,"output_tokens":7}},
+             "cut":"\ud83d"}"#,
+        &mut notes,
+    )
+    .unwrap();
+    assert_eq!(i.model_name.as_deref(), Some("1e400"), "a string is text");
+    assert_eq!(i.session_id.as_deref(), Some("s"));
+    assert_eq!(i.cost_usd, None);
+    assert_eq!(i.context_size, None);
+    assert_eq!(i.context_percent, Some(12.5));
+    assert_eq!(i.context_usage, Some(7));
+    for bad in [
+        r#"{"a":1e400"#,
+        r#"{"a":1e400x}"#,
+        r#"{"a":01e400}"#,
+        r#"{"a":1e400 1}"#,
+        r#"{"a":1e400,}"#,
+        r#"{"a":+1e400}"#,
+        r#"{"a":1.e400}"#,
+        r#"{"a":.1e400}"#,
+        r#"{"a":1e400e1}"#,
+        r#"{"a" 1e400}"#,
+        r#"{1e400:1}"#,
+        r#"{"a":-}"#,
+        r#"{"a":"\x"}"#,
+    ] {
+        let e = parse_input(bad.as_bytes(), &mut notes);
+        assert!(matches!(e, Err(InputError::NotJson(_))), "{bad}: {e:?}");
+    }
+}
+
+proptest::proptest! {
+    /// Text made of pieces apart (numbers too large among them, strings
+    /// holding one or a lone surrogate, broken numbers, structure in any
+    /// order, most of it not JSON) is read as serde_json reads the same
+    /// text with each number too large written `null` and each lone
+    /// surrogate `\ufffd`: the same value, or refused.
+    #[test]
+    fn a_number_too_large_reads_as_null_and_nothing_else_changes(
+        pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "1e400", "-1e400", "1E+400", "1e-400", "1", "-0.5", "2e3",
+                "01", "1.", "-", "1e", "e400", "+1", "\"1e400\"", "\"\\ud83d\"",
+                "\"a\"", "\"\\\\\"", "null", "true", "{", "}", "[", "]", ":", ",",
+            ]),
+            0..12,
+        ),
+        sep in proptest::sample::select(vec![" ", "\n", "\t"]),
+    ) {
+        let text = pieces.join(sep);
+        let fair: Vec<&str> = pieces
+            .iter()
+            .map(|p| match *p {
+                "1e400" | "-1e400" | "1E+400" => "null",
+                "\"\\ud83d\"" => "\"\\ufffd\"",
+                p => p,
+            })
+            .collect();
+        let want = serde_json::from_str::<Value>(&fair.join(sep)).ok();
+        proptest::prop_assert_eq!(decode_json(text.as_bytes()).ok(), want, "{}", text);
+    }
+}
