@@ -248,11 +248,18 @@ fn tui_output(text: &str) -> Option<ShellRun> {
         after = &t[used..];
         found = true;
     }
-    if let Some((stderr, _)) = block(after.trim_start(), ERR) {
-        run.stderr = stderr;
-        found = true;
-    }
-    found.then_some(run)
+    let after = after.trim_start();
+    let rest = match block(after, ERR) {
+        Some((stderr, used)) => {
+            run.stderr = stderr;
+            found = true;
+            &after[used..]
+        }
+        None => after,
+    };
+    // the TUI's entry ends with its last part; text after it is a prompt
+    // a person typed after tags of their own, read as one
+    (found && rest.trim().is_empty()).then_some(run)
 }
 
 /// `&amp;`, `&lt;` and `&gt;` read back as `&`, `<` and `>`, in one pass
@@ -906,6 +913,22 @@ mod tests {
         assert!(quiet.is_note());
         // an unclosed block is no run
         assert!(e("<bash-stdout>pasted").shell_runs().is_empty());
+        // text after the last part is no TUI output: a person typed tags
+        // and a prompt, read as one (the prompt was lost, the entry a note)
+        for typed in [
+            "<bash-stdout>a -&gt; b</bash-stdout>\n\nwhy?",
+            "<bash-stdout>a -&gt; b</bash-stdout><bash-stderr></bash-stderr>\n\nwhy?",
+            "<bash-stderr>a -&gt; b</bash-stderr>\nwhy?",
+        ] {
+            let typed = e(typed);
+            assert_eq!(typed.prompt().as_deref(), Some("why?"));
+            assert!(!typed.is_note());
+            assert_eq!(typed.shell_runs().len(), 1);
+        }
+        assert_eq!(
+            e("<bash-stdout>a</bash-stdout>\n").shell_runs(),
+            [run("a", "")]
+        );
         // claudio's chat writes the command first and escapes the tags:
         // read as before, the prompt after the run
         let chat = e("<bash-input>ls</bash-input>\n<bash-stdout><\\/bash-stdout></bash-stdout><bash-stderr></bash-stderr>\n\nwhy?");

@@ -820,6 +820,13 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(info(&grep).unwrap().title, "why two?");
+        // tags a person typed in front of a prompt: the prompt is the title
+        let typed = [
+            r#"{"type":"user","message":{"content":"<bash-stdout>a -&gt; b</bash-stdout>\n\nwhat is -&gt;?"}}"#,
+            r#"{"type":"user","message":{"content":"later"}}"#,
+        ]
+        .join("\n");
+        assert_eq!(info(&typed).unwrap().title, "what is -&gt;?");
     }
 
     #[test]

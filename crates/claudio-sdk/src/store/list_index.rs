@@ -48,8 +48,10 @@ const FILE_NAME: &str = "list-index";
 /// 3 since an image or a document is told by a full parse; 4 since a
 /// prompt sent after a `!` command in the same entry is the title; 5 since
 /// the claude TUI's entry of a `!` command's output is read to its last
-/// closing tag, so no part of the output is taken for a prompt).
-const VERSION: u32 = 5;
+/// closing tag, so no part of the output is taken for a prompt; 6 since
+/// such an entry ends with its last part, so a prompt typed after tags of
+/// its own is a prompt).
+const VERSION: u32 = 6;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
