@@ -54,3 +54,4 @@ mod trust_workspace;
 mod trust_workspace_attack;
 mod usage;
 mod usage_index;
+mod usage_recount;
