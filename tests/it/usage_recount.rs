@@ -18,6 +18,8 @@
 //!
 //! Every `--by` (day, month, model, session, block) and the total are
 //! compared, token kind by token kind, and the API requests of each window.
+//! And the status line says of today and of the open 5-hour window what the
+//! report says of them, on a store of the last 30 hours.
 
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -450,4 +452,215 @@ fn usage_by_every_view_equals_a_recount_of_every_line() {
             }
         }
     }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+/// A store of sessions over the last 30 hours, to `now`: streamed
+/// responses, a resumed file, an unpriced model in some; each file last
+/// written at its last line. Its folder and one transcript.
+fn recent_store(seed: u64, now: i64) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = Rng(seed | 1);
+    let models = [
+        "claude-sonnet-4-5-20250929",
+        "claude-opus-4-5-20251101",
+        "claude-haiku-4-5-20251001",
+        "claude-fable-9-9",
+    ];
+    let mut last_path = None;
+    for s in 0..10u64 {
+        let id = format!("{:08x}-0000-4000-8000-{:012x}", seed as u32, s);
+        let mut at = now - 30 * H + (r.below(28 * H as u64) as i64);
+        let mut lines = Vec::new();
+        let mut m = 0;
+        // the last of them unpriced now and then
+        let priced = if r.below(4) == 0 { 4 } else { 3 };
+        while at < now - 120_000 && m < 40 {
+            let msg = format!("msg_{s}_{m}");
+            let req = format!("req_{s}_{m}");
+            let model = models[r.below(priced) as usize];
+            let mut c = [
+                r.below(40_000),
+                1 + r.below(3000),
+                r.below(30_000),
+                r.below(200_000),
+            ];
+            for b in 0..(1 + r.below(3)) {
+                if b > 0 {
+                    c[1] += 1 + r.below(400);
+                }
+                lines.push(response_line(
+                    &id,
+                    &msg,
+                    Some(&req),
+                    model,
+                    c,
+                    None,
+                    at,
+                    false,
+                ));
+                at += 1500;
+            }
+            at += 30_000 + r.below(50 * 60_000) as i64;
+            m += 1;
+        }
+        // the CLI's own figures, now and then: its costs per model,
+        // and a side request no response carries
+        if s % 3 == 0 && !lines.is_empty() {
+            let mut per: serde_json::Map<String, Value> = serde_json::Map::new();
+            let mut total = 0.0;
+            for l in &lines {
+                let v: Value = serde_json::from_str(l).unwrap();
+                let model = v["message"]["model"].as_str().unwrap().to_owned();
+                let u = &v["message"]["usage"];
+                let e = per.entry(model).or_insert_with(|| {
+                    json!({"inputTokens": 0, "outputTokens": 0, "cacheReadInputTokens": 0,
+                        "cacheCreationInputTokens": 0, "costUSD": 0.0})
+                });
+                let add = |e: &mut Value, k: &str, n: u64| {
+                    e[k] = json!(e[k].as_u64().unwrap() + n);
+                };
+                add(e, "inputTokens", u["input_tokens"].as_u64().unwrap());
+                add(e, "outputTokens", u["output_tokens"].as_u64().unwrap());
+                let usd = e["costUSD"].as_f64().unwrap() + 0.01;
+                e["costUSD"] = json!(usd);
+                total += 0.01;
+            }
+            per.insert(
+                "claude-haiku-4-5-20251001".into(),
+                json!({"inputTokens": 900, "outputTokens": 20, "cacheReadInputTokens": 0,
+                    "cacheCreationInputTokens": 0, "costUSD": 0.25}),
+            );
+            total += 0.25;
+            lines.push(
+                json!({"type": "cost-state", "sessionId": id, "totalCostUSD": total,
+                    "hasUnknownModelCost": false, "modelUsage": per})
+                .to_string(),
+            );
+        }
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains("\"assistant\""))
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                claudio::store::parse_iso_millis(v["timestamp"].as_str().unwrap()).unwrap()
+            })
+            .unwrap_or(now - 31 * H);
+        let write = |name: &str, lines: &[String]| {
+            let p = dir.path().join(format!("projects/-work-shop/{name}.jsonl"));
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(UNIX_EPOCH + Duration::from_millis(last as u64))
+                .unwrap();
+            p
+        };
+        last_path = Some(write(&id, &lines));
+        // resumed: a second file repeating the first half
+        if s % 4 == 1 && lines.len() > 1 {
+            let again = format!("{:08x}-0000-4000-8000-{:012x}", seed as u32, 100 + s);
+            write(&again, &lines[..lines.len() / 2]);
+        }
+    }
+    (dir, last_path.unwrap())
+}
+
+/// What `$1.23` or `$1.23+` says: the dollars, and whether it is a lower
+/// bound.
+fn dollars(s: &str) -> (f64, bool) {
+    let s = s
+        .strip_prefix('$')
+        .unwrap_or_else(|| panic!("not a cost: {s:?}"));
+    match s.strip_suffix('+') {
+        Some(s) => (s.parse().unwrap(), true),
+        None => (s.parse().unwrap(), false),
+    }
+}
+
+/// The status line's cost today and its open 5-hour window's cost are
+/// what `sessions usage` says of today's row and of the open window, on
+/// the same store at the same time (a day that changes under the test
+/// runs it again).
+#[test]
+fn the_status_line_s_today_and_window_are_the_usage_report_s() {
+    let (mut costed, mut open_seen) = (0, 0);
+    for seed in [0x51a7_0001u64, 0x51a7_0011, 0x51a7_0101, 0x51a7_1001] {
+        loop {
+            let now = now_ms();
+            let day = now.div_euclid(24 * H);
+            let (d, transcript) = recent_store(seed, now);
+            let input = json!({"hook_event_name": "Status", "session_id": "x",
+                "transcript_path": transcript, "cwd": d.path(),
+                "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+                "workspace": {"current_dir": d.path(), "project_dir": d.path()},
+                "cost": {"total_cost_usd": 1.0}});
+            let mut line = Command::new(env!("CARGO_BIN_EXE_claudio"));
+            line.args(["statusline", "--format", "{today_cost}|{block_cost}|"])
+                .env("CLAUDE_CONFIG_DIR", d.path())
+                .env("XDG_CONFIG_HOME", d.path().join("xdg"))
+                .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
+                .env("CLAUDIO_ARCHIVE_DIR", d.path().join(".claudio-archive"))
+                .env("TZ", "UTC")
+                .env("NO_COLOR", "1")
+                .env_remove("CLAUDIO_CONFIG");
+            let o = crate::common::run(line, Some(input.to_string().as_bytes()));
+            assert!(o.status.success(), "{o:?}");
+            let by_day = usage(d.path(), "day");
+            let by_block = usage(d.path(), "block");
+            if now_ms().div_euclid(24 * H) != day {
+                continue; // today moved under the test
+            }
+            let out = String::from_utf8(o.stdout).unwrap();
+            let parts: Vec<&str> = out.trim_end().split('|').collect();
+            let what = format!("seed {seed:#x}: {out:?}");
+            let today = iso(now)[..10].to_owned();
+            let row = by_day["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["key"] == today.as_str());
+            let want = row.map_or((0.0, false), |r| {
+                (
+                    r["estimatedCostUsd"].as_f64().unwrap_or(0.0),
+                    r["costIsPartial"].as_bool().unwrap(),
+                )
+            });
+            let got = dollars(parts[0]);
+            costed += usize::from(got.0 > 0.0);
+            assert!(
+                (got.0 - want.0).abs() <= 0.005 + 1e-9 && got.1 == want.1,
+                "{what}: today {got:?}, the report's {want:?}"
+            );
+            let open = by_block["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["active"] == true);
+            match open {
+                None => assert_eq!(parts[1], "", "{what}: no window is open"),
+                Some(r) => {
+                    open_seen += 1;
+                    let want = (
+                        r["estimatedCostUsd"].as_f64().unwrap_or(0.0),
+                        r["costIsPartial"].as_bool().unwrap(),
+                    );
+                    let got = dollars(parts[1]);
+                    assert!(
+                        (got.0 - want.0).abs() <= 0.005 + 1e-9 && got.1 == want.1,
+                        "{what}: the window {got:?}, the report's {want:?}"
+                    );
+                }
+            }
+            break;
+        }
+    }
+    // the stores are what the test is about: costs today, open windows
+    assert!(costed >= 3 && open_seen >= 2, "{costed} {open_seen}");
 }
