@@ -482,6 +482,12 @@ fn recent_store(seed: u64, now: i64) -> (tempfile::TempDir, PathBuf) {
         // the last of them unpriced now and then
         let priced = if r.below(4) == 0 { 4 } else { 3 };
         while at < now - 120_000 && m < 40 {
+            // none within a minute of 5 hours ago: a window whose last
+            // message is 5 hours old closes then, between the two runs
+            if (at - (now - WINDOW)).abs() < 60_000 {
+                at += 120_000;
+                continue;
+            }
             let msg = format!("msg_{s}_{m}");
             let req = format!("req_{s}_{m}");
             let model = models[r.below(priced) as usize];
@@ -586,15 +592,15 @@ fn dollars(s: &str) -> (f64, bool) {
 
 /// The status line's cost today and its open 5-hour window's cost are
 /// what `sessions usage` says of today's row and of the open window, on
-/// the same store at the same time (a day that changes under the test
-/// runs it again).
+/// the same store at the same time (an hour that changes under the test,
+/// so today or a window's end may have, runs it again).
 #[test]
 fn the_status_line_s_today_and_window_are_the_usage_report_s() {
     let (mut costed, mut open_seen) = (0, 0);
     for seed in [0x51a7_0001u64, 0x51a7_0011, 0x51a7_0101, 0x51a7_1001] {
         loop {
             let now = now_ms();
-            let day = now.div_euclid(24 * H);
+            let hour = now.div_euclid(H);
             let (d, transcript) = recent_store(seed, now);
             let input = json!({"hook_event_name": "Status", "session_id": "x",
                 "transcript_path": transcript, "cwd": d.path(),
@@ -614,8 +620,9 @@ fn the_status_line_s_today_and_window_are_the_usage_report_s() {
             assert!(o.status.success(), "{o:?}");
             let by_day = usage(d.path(), "day");
             let by_block = usage(d.path(), "block");
-            if now_ms().div_euclid(24 * H) != day {
-                continue; // today moved under the test
+            if now_ms().div_euclid(H) != hour {
+                // today, or a window's end, may have moved under the test
+                continue;
             }
             let out = String::from_utf8(o.stdout).unwrap();
             let parts: Vec<&str> = out.trim_end().split('|').collect();
