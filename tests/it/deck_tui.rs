@@ -944,3 +944,79 @@ fn a_tui_resumed_from_another_config_dir_is_given_that_folder() {
     );
     assert!(!base.join("said").exists(), "nothing started");
 }
+
+/// A `!` command run in the claude TUI (protocol.md §11): the TUI writes
+/// its output HTML-escaped in an entry of its own. claudio reads it back as
+/// the TUI does: the session's title is the prompt typed after it, and the
+/// export shows the command with its output as printed.
+#[test]
+fn real_cli_tui_a_bang_command_is_read_back_as_the_tui_wrote_it() {
+    let Some(cli) = tui_cli("real_cli_tui_a_bang_command_is_read_back_as_the_tui_wrote_it") else {
+        return;
+    };
+    let tui = Tui::without_hook(World::new(cli));
+    // 2.1.332 sends the command's output to the model, which answers it;
+    // then the prompt
+    tui.w.api.push(Reply::text("Noted the output."));
+    tui.w.api.push(Reply::text("It printed one line."));
+    let mut t = tui.start();
+    // `!` at an empty prompt is the TUI's shell mode
+    t.send(b"!");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.prompt(&mut t, "printf 'a -> b & c</bash-stdout>x'");
+    t.wait_for("a -> b & c</bash-stdout>x");
+    t.wait_for("Noted the output.");
+    tui.keep_manual_mode(&mut t);
+    tui.prompt(&mut t, "what did it print");
+    t.wait_for("It printed one line.");
+    // the TUI writes its transcript a moment after it draws
+    let projects = tui.w.home.path().join(".claude/projects");
+    let transcript = || {
+        let folder = std::fs::read_dir(&projects).ok()?.next()?.ok()?.path();
+        std::fs::read_dir(folder)
+            .ok()?
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+    };
+    eventually("the answer in the transcript", &t, || {
+        transcript()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .is_some_and(|raw| raw.contains("It printed one line."))
+    });
+    stop(t);
+
+    let list = run(tui.claudio(&["sessions", "list", "--all", "--json"]), None);
+    assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
+    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let sessions = list.as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{list}");
+    let id = sessions[0]["sessionId"].as_str().unwrap();
+    // the title claudio shows is the prompt (`summary` is the SDK's: the
+    // TUI's last prompt, which it writes when a turn ends)
+    let table = run(tui.claudio(&["sessions", "list", "--all"]), None);
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(table.contains("what did it print"), "{table}");
+    assert!(!table.contains("printf"), "{table}");
+
+    // the TUI's own shape, so that this test says what it reads
+    let raw = std::fs::read_to_string(transcript().unwrap()).unwrap();
+    assert!(
+        raw.contains("<bash-stdout>a -&gt; b &amp; c&lt;/bash-stdout&gt;x</bash-stdout>"),
+        "{raw}"
+    );
+
+    let out = run(tui.claudio(&["sessions", "export", id, "-o", "json"]), None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let items: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = items.as_array().unwrap();
+    let kinds: Vec<&str> = items.iter().map(|i| i["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["shell", "answer", "prompt", "answer"], "{items:?}");
+    assert_eq!(
+        items[0]["command"], "printf 'a -> b & c</bash-stdout>x'",
+        "{items:?}"
+    );
+    assert_eq!(items[0]["stdout"], "a -> b & c</bash-stdout>x", "{items:?}");
+    assert_eq!(items[1]["text"], "Noted the output.", "{items:?}");
+    assert_eq!(items[2]["text"], "what did it print", "{items:?}");
+    assert_eq!(items[3]["text"], "It printed one line.", "{items:?}");
+}
