@@ -50,8 +50,10 @@ const FILE_NAME: &str = "list-index";
 /// the claude TUI's entry of a `!` command's output is read to its last
 /// closing tag, so no part of the output is taken for a prompt; 6 since
 /// such an entry ends with its last part, so a prompt typed after tags of
-/// its own is a prompt).
-const VERSION: u32 = 6;
+/// its own is a prompt; 7 since the title's first prompt is the full
+/// read's, so a prompt holding `<bash-input>` or `<command-name>` is
+/// itself, not `! x` or passed over).
+const VERSION: u32 = 7;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
