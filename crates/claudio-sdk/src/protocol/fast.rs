@@ -591,10 +591,14 @@ impl<'a> Parser<'a> {
 
     /// A `message_start`'s `message` as [`StreamEvent::lean`] leaves it:
     /// an object keeps its `id` alone (its other members checked, not
-    /// built: [`LeanStart`]); any other value is read whole.
+    /// built: [`LeanStart`]); any other value is read whole. An object
+    /// after JSON's white space is one too (`"message": {`).
     fn lean_start(&mut self) -> Option<Value> {
         let text = self.value_text()?;
-        if text.starts_with('{') {
+        if text
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with('{')
+        {
             serde_json::from_str::<LeanStart>(text).ok().map(|l| l.0)
         } else {
             serde_json::from_str(text).ok()
@@ -2137,6 +2141,15 @@ mod tests {
         v.prop_map(move |v| format!("\"{key}\":{v}"))
     }
 
+    /// [`member`], sometimes with JSON's white space around the value.
+    fn spaced_member(
+        key: &'static str,
+        v: impl Strategy<Value = String>,
+    ) -> impl Strategy<Value = String> {
+        let ws = prop_oneof![6 => Just(""), 1 => Just(" "), 1 => Just("\n\t"), 1 => Just("\r ")];
+        (v, ws.clone(), ws).prop_map(move |(v, a, b)| format!("\"{key}\":{a}{v}{b}"))
+    }
+
     /// An id's value: mostly a string.
     fn id_or_any() -> impl Strategy<Value = String> {
         prop_oneof![
@@ -2343,19 +2356,19 @@ mod tests {
     /// a byte more or less.
     fn near_framing_line() -> impl Strategy<Value = String> {
         let event = prop_oneof![
-            object(vec![member(
+            object(vec![spaced_member(
                 "message",
                 prop_oneof![4 => api_message(), 1 => any_json()]
             )
             .boxed()])
             .prop_map(|o| ("message_start", o)),
             object(vec![
-                member("index", index_text()).boxed(),
-                member("content_block", any_block()).boxed(),
+                spaced_member("index", index_text()).boxed(),
+                spaced_member("content_block", any_block()).boxed(),
             ])
             .prop_map(|o| ("content_block_start", o)),
             object(vec![
-                member(
+                spaced_member(
                     "delta",
                     prop_oneof![
                         3 => Just(r#"{"stop_reason":"end_turn","stop_sequence":null}"#.to_owned()),
@@ -2364,7 +2377,7 @@ mod tests {
                     ],
                 )
                 .boxed(),
-                member("usage", any_json()).boxed(),
+                spaced_member("usage", any_json()).boxed(),
             ])
             .prop_map(|o| ("message_delta", o)),
         ];
@@ -2841,8 +2854,8 @@ mod tests {
             lean_agrees(&line);
         }
 
-        /// Any JSON text (and texts that are not JSON): checked as a
-        /// `Value` reads it.
+        /// Any JSON text (and texts that are not JSON: cut, a byte more
+        /// or less, white space around): checked as a `Value` reads it.
         #[test]
         fn a_value_left_out_is_checked_as_a_value_reads_it(
             text in prop_oneof![
@@ -2850,7 +2863,12 @@ mod tests {
                 3 => api_message(),
                 1 => (any_json(), any_json()).prop_map(|(a, b)| format!(r#"{{"id":{a},"x":[{b}],"id":{b}}}"#)),
             ],
+            how in 0..8u8,
+            byte in any::<u8>(),
+            at in any::<proptest::sample::Index>(),
+            ws in select(&["", " ", "\n\t", "\r\n", "\u{a0}"][..]),
         ) {
+            let text = format!("{ws}{}{ws}", damaged(text.into_bytes(), how, byte, at));
             checked_agrees(&text);
         }
     }
@@ -2986,6 +3004,10 @@ mod tests {
                 ),
                 // whitespace, trailing commas
                 (r#""usage":{"#, r#""usage": {"#),
+                (r#""message":{"#, r#""message": {"#),
+                (r#""message":{"#, "\"message\":\r\n\t{"),
+                (r#""delta":{"#, r#""delta": {"#),
+                (r#""content_block":{"#, r#""content_block": {"#),
                 (r#""stop_sequence":null}"#, r#""stop_sequence":null,}"#),
                 (r#""output_tokens":1}"#, r#""output_tokens":1,}"#),
             ] {

@@ -50,8 +50,10 @@ const FILE_NAME: &str = "list-index";
 /// the claude TUI's entry of a `!` command's output is read to its last
 /// closing tag, so no part of the output is taken for a prompt; 6 since
 /// such an entry ends with its last part, so a prompt typed after tags of
-/// its own is a prompt).
-const VERSION: u32 = 6;
+/// its own is a prompt; 7 since the title's first prompt is the full
+/// read's, so a prompt holding `<bash-input>` or `<command-name>` is
+/// itself, not `! x` or passed over).
+const VERSION: u32 = 7;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
@@ -297,7 +299,7 @@ mod tests {
     /// A line of a transcript: each shape a listing reads something from.
     fn line(kind: u8, n: u8, next: &str) -> String {
         let ts = format!("2026-11-0{}T10:00:00.000Z", 1 + n % 9);
-        match kind % 16 {
+        match kind % 20 {
             0 => format!(
                 r#"{{"type":"user","message":{{"role":"user","content":"prompt {n}"}},"cwd":"/w/p{n}","gitBranch":"b{n}","timestamp":"{ts}","parentUuid":null}}"#
             ),
@@ -317,6 +319,19 @@ mod tests {
             12 => format!(r#"{{"type":"queue-operation","operation":"enqueue","timestamp":"{ts}"}}"#),
             13 => r#"{"type":"custom-title","customTitle":""}"#.into(),
             14 => "not json {".into(),
+            // a `!` command's output as the claude TUI writes it (a tag
+            // inside, escaped), tags a person typed before a prompt, a
+            // prompt holding a tag, claudio's chat's run and prompt (CRLF)
+            15 => r#"{"type":"user","message":{"role":"user","content":"<bash-stdout>a &lt;/bash-stdout&gt; -&gt; b</bash-stdout><bash-stderr>e</bash-stderr>"}}"#.into(),
+            16 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"<bash-stdout>a -&gt; b</bash-stdout>\n\nwhat is {n}?"}}}}"#
+            ),
+            17 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"why <bash-input>x{n}</bash-input>?"}}}}"#
+            ),
+            18 => format!(
+                r#"{{"type":"user","message":{{"role":"user","content":"<bash-input>ls</bash-input>\r\n<bash-stdout>a\r\n</bash-stdout><bash-stderr></bash-stderr>\r\n\r\nwhy {n}"}}}}"#
+            ),
             _ => format!(
                 r#"{{"type":"user","message":{{"role":"user","content":"{}"}}}}"#,
                 "x".repeat(20_000 + 997 * n as usize)
@@ -334,7 +349,7 @@ mod tests {
 
     fn session() -> impl Strategy<Value = Session> {
         (
-            proptest::collection::vec((0u8..16, 0u8..9), 0..14),
+            proptest::collection::vec((0u8..20, 0u8..9), 0..14),
             proptest::option::of(0u8..9),
             proptest::option::of((any::<bool>(), 0u8..9)),
         )
@@ -412,7 +427,7 @@ mod tests {
         #[test]
         fn a_listing_with_the_index_is_the_full_reading_s(
             sessions in proptest::collection::vec(session(), 1..=4),
-            grow in proptest::collection::vec(proptest::option::of((0u8..16, 0u8..9)), 4),
+            grow in proptest::collection::vec(proptest::option::of((0u8..20, 0u8..9)), 4),
             beside in proptest::collection::vec(session(), 4),
         ) {
             let dir = tempfile::tempdir().unwrap();

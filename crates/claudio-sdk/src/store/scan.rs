@@ -524,13 +524,13 @@ pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
                 .find(|rest| !rest.trim().is_empty());
             if let Some(rest) = typed {
                 let entry = serde_json::json!({"type": "user", "message": {"content": rest}});
-                if let Some(p) = prompt_text(&entry, &mut String::new()) {
+                if let Some(p) = prompt_text_as(&entry, None) {
                     return Some(p);
                 }
             }
             continue;
         }
-        if let Some(p) = prompt_text(&v, &mut String::new()) {
+        if let Some(p) = prompt_text_as(&v, None) {
             return Some(p);
         }
     }
@@ -622,6 +622,14 @@ pub(crate) fn first_media_kind(head: &str) -> &'static str {
 /// shown as `! cmd`, text that starts with a tag or an interruption notice
 /// is skipped, and long text is cut to 200 UTF-16 units plus `…`.
 pub(crate) fn prompt_text(entry: &Value, command: &mut String) -> Option<String> {
+    prompt_text_as(entry, Some(command))
+}
+
+/// [`prompt_text`]; `command` `None`: a prompt as the store's full read
+/// tells one (`Entry::prompt`), for a title: a text is a prompt unless it
+/// is a note of the CLI's (`<bash-input>` or `<command-name>` inside a
+/// prompt the person typed is text, not a `! cmd` or a slash command).
+fn prompt_text_as(entry: &Value, mut command: Option<&mut String>) -> Option<String> {
     if entry.get("type").and_then(Value::as_str) != Some("user")
         || entry.get("isMeta") == Some(&Value::Bool(true))
         || entry.get("isCompactSummary") == Some(&Value::Bool(true))
@@ -654,14 +662,16 @@ pub(crate) fn prompt_text(entry: &Value, command: &mut String) -> Option<String>
         if c.is_empty() {
             continue;
         }
-        if let Some(name) = command_name(c) {
-            if command.is_empty() {
-                *command = name.to_owned();
+        if let Some(command) = command.as_deref_mut() {
+            if let Some(name) = command_name(c) {
+                if command.is_empty() {
+                    *command = name.to_owned();
+                }
+                continue;
             }
-            continue;
-        }
-        if let Some(cmd) = between(c, "<bash-input>", "</bash-input>") {
-            return Some(format!("! {}", js_trim(cmd)));
+            if let Some(cmd) = between(c, "<bash-input>", "</bash-input>") {
+                return Some(format!("! {}", js_trim(cmd)));
+            }
         }
         if is_cli_note(c) {
             continue;
@@ -916,6 +926,86 @@ mod tests {
             last_string_field("\"k\": \"a\" \"k\":\"b\" \"k\": 5", "k").as_deref(),
             Some("b")
         );
+    }
+
+    /// The title's first prompt ([`first_real_prompt`]) of a transcript
+    /// whose first user entry is `text` (a string, or one text block) and
+    /// whose next is `later`, against the full read's: the first entry
+    /// [`Entry::prompt`](crate::store::Entry::prompt) calls a prompt, shown.
+    fn title_agrees(text: &str) {
+        for content in [json!(text), json!([{"type": "text", "text": text}])] {
+            let head = [
+                json!({"type": "user", "message": {"content": content}}).to_string(),
+                json!({"type": "user", "message": {"content": "later"}}).to_string(),
+            ]
+            .join("\n");
+            let full = head
+                .lines()
+                .filter_map(|l| crate::store::Entry::parse(l).ok())
+                .filter_map(|e| e.prompt())
+                .find_map(|p| shown_text(&p));
+            assert_eq!(first_real_prompt(&head), full, "{content}");
+        }
+    }
+
+    /// A title is the first prompt the full read finds: a prompt that
+    /// holds `<bash-input>` or `<command-name>` a person typed is that
+    /// prompt (it was `! x`, a shell command, or passed over for a slash
+    /// command), and one that only looks like a prompt to a trim of other
+    /// blanks (a BOM before a `!` command) is none.
+    #[test]
+    fn a_title_is_the_full_read_s_first_prompt() {
+        for text in [
+            "why does <bash-input>x</bash-input> show?",
+            "<bash-input>ls</bash-input>\n<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>\n\nwhy is <bash-input>y</bash-input> here",
+            "why <command-name>/m</command-name>",
+            "<bash-stdout>a</bash-stdout>\n\nsee <command-name>/m</command-name>",
+            "\u{feff}<bash-input>ls</bash-input>",
+            "\u{feff}<bash-input>ls</bash-input>\nhello",
+            "\u{85}<bash-input>ls</bash-input>",
+            "<bash-stdout>a</bash-stdout>",
+            "<bash-stdout></bash-stdout>",
+            "<bash-stdout>a</bash-stdout>\n\nwhy?",
+            "<bash-stdout>a &amp; b</bash-stdout>\r\n\r\nwhy\r\n",
+            "<bash-stderr>x</bash-stderr><bash-stdout>y</bash-stdout>",
+            "<bash-stdout>a</bash-stdout>\n\n<bash-input>x</bash-input>",
+            "<bash-stdout>a</bash-stdout>\n\n[Request interrupted by user]",
+            "<bash-stdout>a</bash-stdout>\n\n<command-name>/m</command-name>",
+            "<bash-stdout>a</bash-stdout>\n<bash-stdout>b</bash-stdout>\nwhy",
+            "<bash-stdout>a</bash-stdout>\u{feff}",
+            "<command-message>m</command-message>\n<command-name>/m</command-name>",
+            "fix it",
+        ] {
+            title_agrees(text);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Any text of the tags a `!` command, a slash command and the
+        /// CLI's notes are written with, blanks, escapes and words: the
+        /// title's first prompt is the full read's.
+        #[test]
+        fn any_title_is_the_full_read_s_first_prompt(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "<bash-input>", "</bash-input>", "<bash-stdout>", "</bash-stdout>",
+                    "<bash-stderr>", "</bash-stderr>", "<\\/bash-stdout>", "<command-name>",
+                    "</command-name>", "<command-message>", "</command-message>",
+                    "<task-notification>", "</task-notification>",
+                    "[Request interrupted by user]", "ls", "/m", "why?", "&lt;", "&amp;",
+                    "\n", "\n\n", "\r\n", " ", "\t", "\u{a0}",
+                    "\u{2028}",
+                ]),
+                0..10,
+            ),
+        ) {
+            title_agrees(&pieces.concat());
+        }
     }
 
     /// A first prompt of the word `tool_result` is the listing's first

@@ -898,3 +898,33 @@ proptest::proptest! {
         proptest::prop_assert_eq!(decode_json(text.as_bytes()).ok(), want, "{}", text);
     }
 }
+
+/// Numbers at the edges, as `JSON.parse` and then `JSON.stringify` leave
+/// them: an exponent past any integer is Infinity (`null`) or 0, a key or
+/// a string that looks like a number too large is text, and many numbers
+/// too large are each `null` (read in one pass).
+#[test]
+fn a_number_past_every_exponent_is_null_or_zero_and_text_is_text() {
+    let read = |t: &str| decode_json(t.as_bytes()).map(|v| v.to_string()).ok();
+    for (text, want) in [
+        (r#"{"a":1e4294967296}"#, r#"{"a":null}"#),
+        (r#"{"a":-1E+99999999999999999999}"#, r#"{"a":null}"#),
+        (r#"{"a":1e-99999999999999999999}"#, r#"{"a":0.0}"#),
+        (r#"{"a":0e99999999999999999999}"#, r#"{"a":0.0}"#),
+        (
+            r#"{"1e400":1e400,"b":"1e400"}"#,
+            r#"{"1e400":null,"b":"1e400"}"#,
+        ),
+        (
+            r#"{"a\"1e400":[1e400,"\"1e400\\",1]}"#,
+            r#"{"a\"1e400":[null,"\"1e400\\",1]}"#,
+        ),
+        (r#"{"a":"\ud800","b":1e400}"#, r#"{"a":"�","b":null}"#),
+        (r#"{"a":1e400,"b":"\ud800"}"#, r#"{"a":null,"b":"�"}"#),
+    ] {
+        assert_eq!(read(text).as_deref(), Some(want), "{text}");
+    }
+    let many = format!("[{}]", vec!["1e400"; 100_000].join(","));
+    let want = format!("[{}]", vec!["null"; 100_000].join(","));
+    assert_eq!(read(&many), Some(want));
+}
