@@ -30,6 +30,14 @@ use std::time::{Duration, UNIX_EPOCH};
 const H: i64 = 3_600_000;
 const WINDOW: i64 = 5 * H;
 
+/// The models the stores' responses name: three with prices, one without.
+const MODELS: [&str; 4] = [
+    "claude-sonnet-4-5-20250929",
+    "claude-opus-4-5-20251101",
+    "claude-haiku-4-5-20251001",
+    "claude-fable-9-9",
+];
+
 /// Counts of one kind each: input, output, cache writes, cache reads.
 type Counts = [u64; 4];
 
@@ -90,12 +98,7 @@ struct Generated {
 fn generate(seed: u64) -> Generated {
     let dir = tempfile::tempdir().unwrap();
     let mut r = Rng(seed | 1);
-    let models = [
-        "claude-sonnet-4-5-20250929",
-        "claude-opus-4-5-20251101",
-        "claude-haiku-4-5-20251001",
-        "claude-fable-9-9",
-    ];
+    let models = MODELS;
     // 2026-11-01T00:00:00Z
     let day0 = 1_761_955_200_000i64;
     // each session: its id, and its files with their lines
@@ -467,12 +470,7 @@ fn now_ms() -> i64 {
 fn recent_store(seed: u64, now: i64) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let mut r = Rng(seed | 1);
-    let models = [
-        "claude-sonnet-4-5-20250929",
-        "claude-opus-4-5-20251101",
-        "claude-haiku-4-5-20251001",
-        "claude-fable-9-9",
-    ];
+    let models = MODELS;
     let mut last_path = None;
     for s in 0..10u64 {
         let id = format!("{:08x}-0000-4000-8000-{:012x}", seed as u32, s);
