@@ -156,7 +156,8 @@ pub(crate) fn scan_ends_facts(
             )
         }
     };
-    let facts = EndsFacts::of(ht);
+    let mut facts = EndsFacts::of(ht);
+    facts.read_past_head(path, ht);
     let side_dir = path.with_file_name(session_id);
     let archived = side
         .then(|| read_archived(&side_dir))
@@ -240,7 +241,8 @@ pub(crate) fn session_info(path: &Path, session_id: &str) -> StoreResult<Session
         })?
         .ok_or_else(|| StoreError::EmptyFile(path.to_path_buf()))?;
     let ends = ht.ends();
-    let facts = EndsFacts::of(ends);
+    let mut facts = EndsFacts::of(ends);
+    facts.read_past_head(path, ends);
     let archived = read_archived(&path.with_file_name(session_id)).and_then(|a| a.state(ends));
     let seen = Seen {
         size: ends.size,
@@ -436,7 +438,18 @@ impl EndsFacts {
         // the title's next choice, needed only when the ends have no title
         // and no summary (a title beside the transcript is not known here)
         let first_real = if summary.is_none() && !titled {
-            nonempty(first_real_prompt(head))
+            nonempty(first_real_prompt(head)).or_else(|| {
+                // none in the head (the claude TUI writes a `!` command's
+                // run, then its request's copies of the system prompt,
+                // tens of KiB, before the prompt typed next): the tail's
+                // first, when the two ends hold the whole file; past them,
+                // see `EndsFacts::read_past_head`
+                let whole = ht.size <= 2 * HEAD_TAIL_BYTES as u64;
+                let same = std::ptr::eq(head, tail) || head == tail;
+                (whole && !same)
+                    .then(|| nonempty(first_real_prompt(tail)))
+                    .flatten()
+            })
         } else {
             None
         };
@@ -477,6 +490,79 @@ impl EndsFacts {
             git_branch,
             cwd,
             tag,
+        }
+    }
+}
+
+/// The most of a transcript read past its head for its first prompt
+/// typed as one ([`EndsFacts::read_past_head`]).
+const PAST_HEAD_MAX: u64 = 16 << 20;
+
+impl EndsFacts {
+    /// When the title needs the first prompt typed as one and the head
+    /// holds none, the file past the head: a plain transcript larger than
+    /// its two ends is read from its start, a MiB at a time, up to the
+    /// first such prompt (at most [`PAST_HEAD_MAX`] bytes, then the
+    /// tail's first); an archived one gives the tail's first. Without it
+    /// the title of a claude TUI session that began with a `!` command was
+    /// that command (the SDK's summary: the last prompt).
+    pub(crate) fn read_past_head(&mut self, path: &Path, ends: Ends<'_>) {
+        let titled = [
+            &self.tail_custom,
+            &self.tail_ai,
+            &self.head_custom,
+            &self.head_ai,
+        ]
+        .iter()
+        .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()));
+        if self.sidechain
+            || titled
+            || self.summary.is_some()
+            || self.first_real.is_some()
+            || ends.size <= 2 * HEAD_TAIL_BYTES as u64
+        {
+            return;
+        }
+        let found = if super::open::is_packed(path) {
+            None
+        } else {
+            first_real_in_file(path, PAST_HEAD_MAX)
+        };
+        self.first_real = found.or_else(|| nonempty(first_real_prompt(ends.tail)));
+    }
+}
+
+/// The first prompt typed as one in the file at `path`, read from its
+/// start a MiB at a time, whole lines only, at most `max` bytes; `None`
+/// when there is none in them or it cannot be read.
+fn first_real_in_file(path: &Path, max: u64) -> Option<String> {
+    let file = super::open::open_nofollow(path).ok()?;
+    let mut file = file.take(max);
+    let mut data: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = loop {
+            match file.read(&mut chunk) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                r => break r.ok()?,
+            }
+        };
+        data.extend_from_slice(&chunk[..n]);
+        // whole lines now, the last one too at the end
+        let end = if n == 0 {
+            data.len()
+        } else {
+            data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        };
+        if end > 0 {
+            let text = String::from_utf8_lossy(&data[..end]);
+            if let Some(p) = nonempty(first_real_prompt(&text)) {
+                return Some(p);
+            }
+            data.drain(..end);
+        }
+        if n == 0 {
+            return None;
         }
     }
 }
@@ -1057,5 +1143,60 @@ mod tests {
         assert_eq!(continued_in(&format!("{done}\n{mark}\n")), Some(id.into()));
         assert_eq!(continued_in(&format!("{mark}\n{done}\n")), None);
         assert_eq!(continued_in(done), None);
+    }
+
+    /// A claude TUI session that began with a `!` command: the TUI writes
+    /// the run, then its request's copies of the system prompt (tens of
+    /// KiB), so the prompt typed next lies past the head. Its title is that
+    /// prompt, found in the tail of a file its two ends hold, and read for
+    /// past the head of a larger one, in a listing (with and without its
+    /// index) and on its own; a later `!` command (the SDK's summary, the
+    /// last prompt) is not the title.
+    #[test]
+    fn a_prompt_past_the_head_is_the_title() {
+        let id = "78d31f88-05f9-4be9-8f8d-21b54ebe537a";
+        let user = |content: &str| {
+            serde_json::json!({"type": "user", "sessionId": id, "cwd": "/proj",
+                "timestamp": "2026-12-07T12:31:44.366Z",
+                "message": {"role": "user", "content": content}})
+            .to_string()
+        };
+        let blob = |n: usize| {
+            serde_json::json!({"type": "api-request-blob", "sessionId": id,
+                "message": {"role": "user", "content": [{"type": "text", "text": "x".repeat(n)}]}})
+            .to_string()
+        };
+        // (filler before the prompt, after it): the prompt in the tail of
+        // a file of under 128 KiB; in the middle of one of 300 KiB; in the
+        // tail of one of 200 KiB
+        for (before, after) in [(70_000, 0), (150_000, 150_000), (190_000, 0)] {
+            let lines = [
+                user("<bash-input>printf 'a'</bash-input>"),
+                user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"),
+                blob(before / 2),
+                blob(before / 2),
+                user("what did it print"),
+                blob(after),
+                user("<bash-input>echo done</bash-input>"),
+                user("<bash-stdout>done</bash-stdout><bash-stderr></bash-stderr>"),
+                serde_json::json!({"type": "last-prompt", "lastPrompt": "! echo done"}).to_string(),
+            ];
+            let d = tempfile::tempdir().unwrap();
+            let folder = d.path().join("projects").join("-proj");
+            std::fs::create_dir_all(&folder).unwrap();
+            let path = folder.join(format!("{id}.jsonl"));
+            std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+            let what = format!("{before}/{after}");
+            let alone = session_info(&path, id).unwrap();
+            assert_eq!(alone.title, "what did it print", "{what}");
+            assert_eq!(alone.summary, "! echo done", "{what}: the SDK's");
+            // twice: the listing index, where there is one, written then read
+            for _ in 0..2 {
+                let store = crate::store::Store::open(Some(d.path())).unwrap();
+                let listing = store.list(&crate::store::ListOptions::default()).unwrap();
+                assert_eq!(listing.sessions.len(), 1, "{what}");
+                assert_eq!(listing.sessions[0].title, "what did it print", "{what}");
+            }
+        }
     }
 }

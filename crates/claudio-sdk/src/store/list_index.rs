@@ -52,8 +52,9 @@ const FILE_NAME: &str = "list-index";
 /// such an entry ends with its last part, so a prompt typed after tags of
 /// its own is a prompt; 7 since the title's first prompt is the full
 /// read's, so a prompt holding `<bash-input>` or `<command-name>` is
-/// itself, not `! x` or passed over).
-const VERSION: u32 = 7;
+/// itself, not `! x` or passed over; 8 since that prompt is looked for
+/// past the head when the head holds none).
+const VERSION: u32 = 8;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
