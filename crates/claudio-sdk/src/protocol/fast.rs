@@ -1071,6 +1071,28 @@ mod tests {
     use super::*;
     use crate::protocol::Message;
 
+    /// `line` with a BOM before it or a CR, a space, a NUL or a brace
+    /// after it, and cut at each character: lines a fast path must
+    /// decline or read as the full parse does.
+    fn framed_and_cut(line: &str) -> Vec<String> {
+        let mut out: Vec<String> = [
+            ("\u{feff}", ""),
+            ("", "\r"),
+            ("", " "),
+            ("", "\0"),
+            ("", "}"),
+        ]
+        .iter()
+        .map(|(before, after)| format!("{before}{line}{after}"))
+        .collect();
+        out.extend(
+            (0..line.len())
+                .filter(|&at| line.is_char_boundary(at))
+                .map(|at| line[..at].to_owned()),
+        );
+        out
+    }
+
     /// The fast path must either decline or agree with the general decoder.
     fn agree(line: &str) -> Option<StreamEventMessage> {
         let fast = stream_delta(line);
@@ -2753,18 +2775,7 @@ mod tests {
             assert!(a.contains(from), "{from}");
             lines.push(a.replacen(from, to, 1));
         }
-        for (before, after) in [
-            ("\u{feff}", ""),
-            ("", "\r"),
-            ("", " "),
-            ("", "\0"),
-            ("", "}"),
-        ] {
-            lines.push(format!("{before}{a}{after}"));
-        }
-        for at in (0..a.len()).filter(|&at| a.is_char_boundary(at)) {
-            lines.push(a[..at].to_owned());
-        }
+        lines.extend(framed_and_cut(a));
         for l in &lines {
             all_agree(l);
         }
@@ -3015,19 +3026,8 @@ mod tests {
                     lines.push(a.replacen(from, to, 1));
                 }
             }
-            for (before, after) in [
-                ("\u{feff}", ""),
-                ("", "\r"),
-                ("", " "),
-                ("", "\0"),
-                ("", "}"),
-                ("", "x"),
-            ] {
-                lines.push(format!("{before}{a}{after}"));
-            }
-            for at in (0..a.len()).filter(|&at| a.is_char_boundary(at)) {
-                lines.push(a[..at].to_owned());
-            }
+            lines.extend(framed_and_cut(&a));
+            lines.push(format!("{a}x"));
             lines.push(a);
         }
         let taken = lines.iter().filter(|l| lean_agrees(l)).count();

@@ -834,16 +834,17 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
 
 #[cfg(test)]
 mod tests {
+    /// A user entry whose message's content is the text `t`.
+    fn user_entry(t: &str) -> super::Entry {
+        super::Entry::parse(&serde_json::json!({"type":"user","message":{"content":t}}).to_string())
+            .unwrap()
+    }
+
     /// The `!` command blocks, in one entry (claudio's chat) or spread
     /// over two (the claude TUI), and what follows them.
     #[test]
     fn shell_runs_and_the_prompt_after_them() {
-        let e = |t: &str| {
-            super::Entry::parse(
-                &serde_json::json!({"type":"user","message":{"content":t}}).to_string(),
-            )
-            .unwrap()
-        };
+        let e = user_entry;
         let both = e("<bash-input> make </bash-input>\n<bash-stdout>ok\n</bash-stdout><bash-stderr>warn\n</bash-stderr>\n<bash-input>ls</bash-input>\n<bash-stdout></bash-stdout><bash-stderr></bash-stderr>\n\nnow fix\nit");
         let runs = both.shell_runs();
         assert_eq!(runs.len(), 2);
@@ -876,12 +877,7 @@ mod tests {
     /// what followed it the session's prompt and title.
     #[test]
     fn the_tui_s_output_entry_is_output_to_its_last_tag() {
-        let e = |t: &str| {
-            super::Entry::parse(
-                &serde_json::json!({"type":"user","message":{"content":t}}).to_string(),
-            )
-            .unwrap()
-        };
+        let e = user_entry;
         let run = |out: &str, err: &str| super::ShellRun {
             command: None,
             stdout: out.to_owned(),

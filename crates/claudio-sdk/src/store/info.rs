@@ -428,9 +428,7 @@ impl EndsFacts {
         } else {
             last_titles(head)
         };
-        let titled = [&tail_custom, &tail_ai, &head_custom, &head_ai]
-            .iter()
-            .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()));
+        let titled = any_title([&tail_custom, &tail_ai, &head_custom, &head_ai]);
         let first = nonempty(Some(first_prompt(head)));
         let created_at = first_string_field(head, "timestamp").and_then(|t| parse_iso_millis(&t));
         let last_prompt = nonempty(last_entry_field(tail, "lastPrompt", None, false));
@@ -494,6 +492,13 @@ impl EndsFacts {
     }
 }
 
+/// Whether any of the titles the ends hold is one (not empty).
+fn any_title(titles: [&Option<String>; 4]) -> bool {
+    titles
+        .iter()
+        .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()))
+}
+
 /// The most of a transcript read past its head for its first prompt
 /// typed as one ([`EndsFacts::read_past_head`]).
 const PAST_HEAD_MAX: u64 = 16 << 20;
@@ -507,14 +512,12 @@ impl EndsFacts {
     /// the title of a claude TUI session that began with a `!` command was
     /// that command (the SDK's summary: the last prompt).
     pub(crate) fn read_past_head(&mut self, path: &Path, ends: Ends<'_>) {
-        let titled = [
+        let titled = any_title([
             &self.tail_custom,
             &self.tail_ai,
             &self.head_custom,
             &self.head_ai,
-        ]
-        .iter()
-        .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()));
+        ]);
         if self.sidechain
             || titled
             || self.summary.is_some()
