@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes src/hot_code.ld: the functions `claudio statusline` runs, first in
-the program's code (build.rs hands the file to the linker).
+"""Writes src/hot_code.ld: the functions `claudio statusline` and
+`claudio-statusline` run, first in the programs' code (build.rs hands the
+file to the linker of both).
 
 A status line is a new process after every message, and most of its time is
 the process's start: each 64 KiB of the program's code it touches for the
@@ -11,23 +12,26 @@ dozen such faults rather than some sixty.
     bench/hot_code.py [STATUS_JSON]
 
 runs a release build's `claudio statusline` (CLAUDIO_BIN, else
-target/release/claudio) once under valgrind's callgrind, its store and
+target/release/claudio) and `claudio-statusline` (beside it) once each
+under valgrind's callgrind, its store and
 cache as the environment gives them (CLAUDE_CONFIG_DIR, CLAUDIO_CACHE_DIR;
 bench/statusline.sh's store, its index warm, is the one measured), and lists
 every function of the program that ran. Each becomes a pattern of its
 symbol with the hashes left out (`17h…E`, `Cs…_`): they change with the
 compiler and with how the package is built (cargo install), the paths do
-not. A function the patterns no longer match costs a page fault, never a
-wrong program.
+not. The command line's code is the crate `claudio` in one program and
+`claudio_statusline` in the other: a pattern of either names both. A
+function the patterns no longer match costs a page fault, never a wrong
+program.
 """
 import os, re, subprocess, sys, tempfile
 
-def executed(binary, status):
+def executed(binary, status, args):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "callgrind.out")
         with open(status, "rb") as f:
             subprocess.run(["valgrind", "--tool=callgrind", "--demangle=no",
-                            f"--callgrind-out-file={out}", binary, "statusline"],
+                            f"--callgrind-out-file={out}", binary, *args],
                            stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            check=True)
         own = symbols(binary)
@@ -73,28 +77,44 @@ def pattern(symbol):
     # `$` is not a name character in a linker script: any one character
     return p.replace("$", "?")
 
+# the command line's modules, in the crate of either program
+BIN_CRATES = ("7claudio", "18claudio_statusline")
+BIN_MODULES = ("3cli", "5start")
+
+def in_both(p):
+    """A pattern and, for the command line's code, the same function in the
+    other program's crate."""
+    for crate in BIN_CRATES:
+        for module in BIN_MODULES:
+            if crate + module in p:
+                return [p.replace(crate + module, c + module) for c in BIN_CRATES]
+    return [p]
+
 def main():
     binary = os.environ.get("CLAUDIO_BIN", "target/release/claudio")
     status = sys.argv[1] if len(sys.argv) > 1 else "/dev/stdin"
+    small = os.path.join(os.path.dirname(binary), "claudio-statusline")
     pats = []
-    for sym in executed(binary, status):
+    ran = executed(binary, status, ["statusline"]) + executed(small, status, [])
+    for sym in ran:
         # `_start` is the C runtime's, in no section of its own
         if sym.startswith(("0x", "(")) or sym == "_start":
             continue
-        p = pattern(sym)
+        p = " ".join(f".text.{q} .text.unlikely.{q}" for q in in_both(pattern(sym)))
         if p not in pats:
             pats.append(p)
     lines = [
-        "/* The code `claudio statusline` runs, side by side at the start of the",
-        "   program's code: written by bench/hot_code.py, given to the linker by",
-        "   build.rs. Each pattern is a function's symbol without its hashes; a",
-        "   cold function (`.text.unlikely.`) is taken too. */",
+        "/* The code `claudio statusline` and `claudio-statusline` run, side by",
+        "   side at the start of the programs' code: written by bench/hot_code.py,",
+        "   given to the linker by build.rs. Each pattern is a function's symbol",
+        "   without its hashes, the command line's code in the crate of either",
+        "   program; a cold function (`.text.unlikely.`) is taken too. */",
         "SECTIONS",
         "{",
         "  .text.hot.statusline :",
         "  {",
     ]
-    lines += [f"    *(.text.{p} .text.unlikely.{p})" for p in sorted(pats)]
+    lines += [f"    *({p})" for p in sorted(pats)]
     lines += ["  }", "}", "INSERT BEFORE .text;", ""]
     with open("src/hot_code.ld", "w") as f:
         f.write("\n".join(lines))

@@ -23,26 +23,11 @@ pub fn main() -> i32 {
     // there too (building the parser was a tenth of its time); a flag
     // goes through the parser
     if super::commands::statusline::is_plain_call(std::env::args_os()) {
-        let args = super::commands::statusline::StatuslineArgs::default();
-        return match statusline(args, SessionFlags::default()) {
-            Ok(exit) => exit.code(),
-            Err(e) => report(&e),
-        };
+        return plain_statusline();
     }
     let (command, session, chat) = match parse(std::env::args_os()) {
         Ok(parsed) => parsed,
-        Err(e) => {
-            if e.use_stderr() {
-                // one prefix for every error claudio prints
-                let text = e.render().to_string();
-                let text = text.strip_prefix("error: ").unwrap_or(&text);
-                eprint!("claudio: {text}");
-            } else {
-                // --help, --version
-                let _ = e.print();
-            }
-            return exit::for_error(&e.into()).code();
-        }
+        Err(e) => return parse_failed(e),
     };
     if session.debug {
         init_debug_log();
@@ -51,6 +36,58 @@ pub fn main() -> i32 {
         Ok(exit) => exit.code(),
         Err(e) => report(&e),
     }
+}
+
+/// The `claudio-statusline` program (src/statusline_main.rs):
+/// `claudio statusline` with the same flags, its parser built only when a
+/// flag is given, as `claudio statusline` alone skips it.
+#[allow(dead_code, reason = "the way into `claudio-statusline`, not `claudio`")]
+pub fn statusline_main() -> i32 {
+    quiet_on_closed_stdout();
+    if std::env::args_os().len() <= 1 {
+        return plain_statusline();
+    }
+    let cli = match <super::args::StatuslineCli as clap::Parser>::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return parse_failed(e),
+    };
+    let session = SessionFlags {
+        cli_path: cli.global.cli_path,
+        debug: cli.global.debug,
+        color: cli.global.color,
+        ..SessionFlags::default()
+    };
+    if session.debug {
+        init_debug_log();
+    }
+    match statusline(cli.args, session) {
+        Ok(exit) => exit.code(),
+        Err(e) => report(&e),
+    }
+}
+
+/// The status line with no flag, as Claude Code's settings run it.
+fn plain_statusline() -> i32 {
+    let args = super::commands::statusline::StatuslineArgs::default();
+    match statusline(args, SessionFlags::default()) {
+        Ok(exit) => exit.code(),
+        Err(e) => report(&e),
+    }
+}
+
+/// A command line the parser refused, or `--help` and `--version`: said,
+/// and the exit code for it.
+fn parse_failed(e: clap::Error) -> i32 {
+    if e.use_stderr() {
+        // one prefix for every error claudio prints
+        let text = e.render().to_string();
+        let text = text.strip_prefix("error: ").unwrap_or(&text);
+        eprint!("claudio: {text}");
+    } else {
+        // --help, --version
+        let _ = e.print();
+    }
+    exit::for_error(&e.into()).code()
 }
 
 /// The command line, read: the command, the session's flags (those after

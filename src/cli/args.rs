@@ -58,6 +58,21 @@ pub struct Cli {
     pub chat: ChatFlags,
 }
 
+/// The `claudio-statusline` program's command line: `claudio statusline`'s.
+#[derive(Debug, Parser)]
+#[command(
+    name = "claudio-statusline",
+    version,
+    about = "Print one status line for the claude TUI (its `statusLine` command): `claudio statusline` as a program of its own, which starts faster.",
+    after_help = super::commands::statusline::HELP
+)]
+pub struct StatuslineCli {
+    #[command(flatten)]
+    pub global: GlobalFlags,
+    #[command(flatten)]
+    pub args: super::commands::statusline::StatuslineArgs,
+}
+
 /// Flags every command takes.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct GlobalFlags {

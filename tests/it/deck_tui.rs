@@ -1038,3 +1038,71 @@ fn real_cli_tui_a_bang_command_is_read_back_as_the_tui_wrote_it() {
     assert_eq!(items[2]["text"], "what did it print", "{items:?}");
     assert_eq!(items[3]["text"], "It printed one line.", "{items:?}");
 }
+
+/// `claudio-statusline` as the real claude TUI's `statusLine` command, as
+/// README tells a person to set it: the TUI runs it after a turn and shows
+/// its line, the same line `claudio statusline` prints from the JSON the
+/// TUI gave (kept by `tee` on its way in).
+#[test]
+fn real_cli_tui_shows_the_line_claudio_statusline_prints() {
+    let Some(cli) = tui_cli("real_cli_tui_shows_the_line_claudio_statusline_prints") else {
+        return;
+    };
+    let tui = Tui::without_hook(World::new(cli));
+    let given = tui.w.home.path().join("status-input.json");
+    let format = "SLP[{model} · {session_cost} session · {context} ctx]";
+    let command = format!(
+        "tee '{}' | '{}' --color never --format '{format}'",
+        given.display(),
+        env!("CARGO_BIN_EXE_claudio-statusline"),
+    );
+    let settings = serde_json::json!({
+        "permissions": {"defaultMode": "default"},
+        "statusLine": {"type": "command", "command": command},
+    });
+    std::fs::write(
+        tui.w.home.path().join(".claude/settings.json"),
+        settings.to_string(),
+    )
+    .unwrap();
+    tui.w.api.push(Reply::text("Hello from the model."));
+    let mut t = tui.start();
+    tui.keep_manual_mode(&mut t);
+    tui.prompt(&mut t, "hi");
+    t.wait_for("Hello from the model.");
+    // the line after the turn: the session has cost something
+    let shown = eventually_line(&t, |l| l.contains("SLP[") && !l.contains("$0.00 session"));
+    stop(t);
+    let shown = &shown[shown.find("SLP[").unwrap()..];
+    let shown = &shown[..=shown.find(']').unwrap()];
+    assert!(
+        shown.contains(" session · ") && shown.ends_with("% ctx]"),
+        "{shown}"
+    );
+    // what `claudio statusline` prints from the JSON the TUI gave
+    let input = std::fs::read(&given).unwrap();
+    let mut c = tui.claudio(&["statusline", "--color", "never", "--format", format]);
+    c.current_dir(&tui.work);
+    let o = run(c, Some(&input));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        crate::common::stdout(&o).trim_end(),
+        shown,
+        "{}",
+        String::from_utf8_lossy(&input)
+    );
+}
+
+/// The screen's first line for which `want` holds, waited for (a hang guard
+/// only: a minute).
+fn eventually_line(t: &Term, want: impl Fn(&str) -> bool) -> String {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let screen = t.contents();
+        if let Some(l) = screen.lines().find(|l| want(l)) {
+            return l.to_owned();
+        }
+        assert!(Instant::now() < until, "never shown:\n{screen}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -23,7 +23,16 @@ struct Section {
 
 impl Elf {
     fn read() -> Elf {
-        let bytes = std::fs::read(env!("CARGO_BIN_EXE_claudio")).unwrap();
+        Elf::of(env!("CARGO_BIN_EXE_claudio"))
+    }
+
+    /// The status line's own program, `claudio-statusline`.
+    fn of_statusline() -> Elf {
+        Elf::of(env!("CARGO_BIN_EXE_claudio-statusline"))
+    }
+
+    fn of(path: &str) -> Elf {
+        let bytes = std::fs::read(path).unwrap();
         assert_eq!(&bytes[..4], b"\x7fELF");
         assert_eq!(bytes[4], 2, "64-bit");
         assert_eq!(bytes[5], 1, "little-endian");
@@ -96,6 +105,17 @@ impl Elf {
             .collect()
     }
 
+    /// How many functions and data symbols have a name that holds `part`.
+    fn symbols_named(&self, sections: &[Section], part: &str) -> usize {
+        let tab = sections.iter().find(|s| s.kind == 2).unwrap(); // SHT_SYMTAB
+        let strings = sections[tab.link].offset;
+        (0..tab.size / 24)
+            .map(|i| tab.offset + i * 24)
+            .filter(|&s| matches!(self.bytes[s + 4] & 0xf, 1 | 2)) // STT_OBJECT, STT_FUNC
+            .filter(|&s| self.str_at(strings + self.u32(s) as usize).contains(part))
+            .count()
+    }
+
     /// The address of each function symbol whose name holds `part`.
     fn functions_named(&self, sections: &[Section], part: &str) -> Vec<u64> {
         let tab = sections.iter().find(|s| s.kind == 2).unwrap(); // SHT_SYMTAB
@@ -129,24 +149,26 @@ fn the_status_lines_code_is_side_by_side_at_the_start_of_the_code() {
     if !chose("hot") {
         return;
     }
-    let elf = Elf::read();
-    let sections = elf.sections();
-    let hot = sections
-        .iter()
-        .find(|s| s.name == ".text.hot.statusline")
-        .expect("the hot section");
-    let text = sections.iter().find(|s| s.name == ".text").unwrap();
-    assert!(hot.size > 0 && hot.addr < text.addr);
-    // the status line's own function and its reading of stdin are in it;
-    // a function it never runs (the chat's) is not
-    let inside = |a: &u64| (hot.addr..hot.addr + hot.size as u64).contains(a);
-    for part in ["10statusline3run", "5stdin9read_json"] {
-        let found = elf.functions_named(&sections, part);
-        assert!(!found.is_empty(), "no function {part}");
-        assert!(found.iter().any(inside), "{part} is not in the hot code");
+    for (elf, whole) in [(Elf::read(), true), (Elf::of_statusline(), false)] {
+        let sections = elf.sections();
+        let hot = sections
+            .iter()
+            .find(|s| s.name == ".text.hot.statusline")
+            .expect("the hot section");
+        let text = sections.iter().find(|s| s.name == ".text").unwrap();
+        assert!(hot.size > 0 && hot.addr < text.addr);
+        // the status line's own function and its reading of stdin are in it;
+        // a function it never runs (the chat's) is not
+        let inside = |a: &u64| (hot.addr..hot.addr + hot.size as u64).contains(a);
+        for part in ["10statusline3run", "5stdin9read_json"] {
+            let found = elf.functions_named(&sections, part);
+            assert!(!found.is_empty(), "no function {part}");
+            assert!(found.iter().any(inside), "{part} is not in the hot code");
+        }
+        let chat = elf.functions_named(&sections, "4chat4repl3run");
+        assert_eq!(!chat.is_empty(), whole);
+        assert!(!chat.iter().any(inside));
     }
-    let chat = elf.functions_named(&sections, "4chat4repl3run");
-    assert!(!chat.is_empty() && !chat.iter().any(inside));
 }
 
 #[test]
@@ -154,42 +176,72 @@ fn the_unwinder_is_linked_in_and_the_relocations_packed() {
     if !cfg!(all(target_os = "linux", target_env = "gnu")) {
         return;
     }
-    let elf = Elf::read();
-    let sections = elf.sections();
-    let needed = elf.needed(&sections);
-    assert!(
-        needed.iter().any(|n| n.starts_with("libc.so")),
-        "{needed:?}"
-    );
-    if chose("eh") {
+    for elf in [Elf::read(), Elf::of_statusline()] {
+        let sections = elf.sections();
+        let needed = elf.needed(&sections);
         assert!(
-            !needed.iter().any(|n| n.starts_with("libgcc_s")),
+            needed.iter().any(|n| n.starts_with("libc.so")),
             "{needed:?}"
         );
-    }
-    if chose("relr") {
-        // DT_RELR
-        assert!(elf.dynamic(&sections).iter().any(|&(tag, _)| tag == 36));
+        if chose("eh") {
+            assert!(
+                !needed.iter().any(|n| n.starts_with("libgcc_s")),
+                "{needed:?}"
+            );
+        }
+        if chose("relr") {
+            // DT_RELR
+            assert!(elf.dynamic(&sections).iter().any(|&(tag, _)| tag == 36));
+        }
     }
 }
 
 /// The C maths library is not loaded: the program defines the one
-/// function of it its dependencies call (`pow`, src/main.rs), and its own
+/// function of it its dependencies call (`pow`, src/start.rs), and its own
 /// code calls none (the regex prefilter's score is counted in whole
-/// numbers), so the link leaves `libm.so` out.
+/// numbers), so the link leaves `libm.so` out. The same for
+/// `claudio-statusline`.
 #[test]
 fn the_maths_library_is_not_loaded() {
     if !cfg!(all(target_os = "linux", target_env = "gnu")) {
         return;
     }
-    let elf = Elf::read();
-    let sections = elf.sections();
-    let needed = elf.needed(&sections);
-    assert!(!needed.iter().any(|n| n.starts_with("libm.")), "{needed:?}");
-    assert!(
-        needed.iter().any(|n| n.starts_with("libc.so")),
-        "{needed:?}"
-    );
+    for elf in [Elf::read(), Elf::of_statusline()] {
+        let sections = elf.sections();
+        let needed = elf.needed(&sections);
+        assert!(!needed.iter().any(|n| n.starts_with("libm.")), "{needed:?}");
+        assert!(
+            needed.iter().any(|n| n.starts_with("libc.so")),
+            "{needed:?}"
+        );
+    }
+}
+
+/// `claudio-statusline` holds the status line and not the rest of
+/// `claudio`: none of the markdown renderer, the regex engine's tables or
+/// the chat, whose relocated data the loader writes at every start; its
+/// relocated data (`.data.rel.ro`) under a third of `claudio`'s.
+#[test]
+fn the_status_line_program_holds_the_status_line_alone() {
+    let (whole, line) = (Elf::read(), Elf::of_statusline());
+    let (ws, ls) = (whole.sections(), line.sections());
+    assert!(!line.functions_named(&ls, "10statusline3run").is_empty());
+    for part in [
+        "pulldown_cmark",
+        "regex_syntax",
+        "4chat4repl",
+        "8sessions6search",
+    ] {
+        assert!(whole.symbols_named(&ws, part) > 0, "claudio has no {part}");
+        assert_eq!(line.symbols_named(&ls, part), 0, "{part}");
+    }
+    let relocated = |s: &[Section]| {
+        s.iter()
+            .find(|s| s.name == ".data.rel.ro")
+            .map_or(0, |s| s.size)
+    };
+    let (w, l) = (relocated(&ws), relocated(&ls));
+    assert!(l > 0 && l * 3 < w, "{l} bytes against {w}");
 }
 
 /// The program's `pow` (Rust's libm) gives the maths library's answers,

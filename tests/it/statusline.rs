@@ -134,8 +134,17 @@ impl World {
 
     fn claudio(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
-        c.arg("statusline")
-            .args(args)
+        c.arg("statusline");
+        self.with_env(c, args)
+    }
+
+    /// `claudio-statusline`, the status line as a program of its own.
+    fn program(&self, args: &[&str]) -> Command {
+        self.with_env(Command::new(env!("CARGO_BIN_EXE_claudio-statusline")), args)
+    }
+
+    fn with_env(&self, mut c: Command, args: &[&str]) -> Command {
+        c.args(args)
             .env("CLAUDE_CONFIG_DIR", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
             .env("CLAUDIO_ARCHIVE_DIR", self.dir.path().join("archive"))
@@ -610,5 +619,92 @@ fn statusline_with_or_without_the_parser_ignores_the_chat_s_environment() {
             assert_eq!(o.status.code(), Some(2), "{var}: {}", stderr(&o));
             assert!(!stderr(&o).is_empty(), "{var}");
         }
+    });
+}
+
+/// `claudio-statusline` prints what `claudio statusline` prints, flag for
+/// flag: the plain call (no parser) and calls with flags, colors from the
+/// flag or the environment, bad input, a bad template (exit 2), stdin
+/// closed; the same stdout, stderr and exit code. Its own name is in its
+/// help, its version and its usage errors.
+#[test]
+fn the_statusline_program_prints_what_claudio_statusline_prints() {
+    on_one_day(|| {
+        let w = world();
+        let input = w.input().to_string();
+        let stable = "{model} · {context_tokens} · {session_cost} · {today_cost} · {block_cost} · {branch} · {dir}";
+        // the flags, stdin, and whether NO_COLOR is set
+        type Case<'a> = (Vec<&'a str>, Option<&'a [u8]>, bool);
+        let cases: Vec<Case> = vec![
+            (vec![], Some(input.as_bytes()), true),
+            (vec!["--format", NO_BLOCK], Some(input.as_bytes()), true),
+            (vec!["--format", stable], Some(input.as_bytes()), true),
+            (vec!["--format", "{model}"], Some(input.as_bytes()), false),
+            (
+                vec!["--format", "{model}", "--color", "always"],
+                Some(input.as_bytes()),
+                true,
+            ),
+            (
+                vec!["--color", "never", "--format", "{model}"],
+                Some(input.as_bytes()),
+                false,
+            ),
+            (vec![], Some(b"{\"model\": "), true),
+            (vec![], Some(b"[1, 2]"), true),
+            (vec![], Some(b""), true),
+            (vec![], None, true),
+            (vec!["--format", "{cost}"], None, true),
+        ];
+        for (args, stdin, no_color) in cases {
+            let (mut a, mut b) = (w.claudio(&args), w.program(&args));
+            if !no_color {
+                a.env_remove("NO_COLOR");
+                b.env_remove("NO_COLOR");
+            }
+            let (a, b) = (run(a, stdin), run(b, stdin));
+            assert_eq!(a.status.code(), b.status.code(), "{args:?}");
+            assert_eq!(stdout(&a), stdout(&b), "{args:?}");
+            assert_eq!(stderr(&a), stderr(&b), "{args:?}");
+        }
+        // and the line is the line, not two empty outputs alike
+        let o = run(w.program(&["--format", NO_BLOCK]), Some(input.as_bytes()));
+        assert_eq!(
+            stdout(&o),
+            "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n"
+        );
+        let mut colored = w.program(&["--format", "{model}"]);
+        colored.env_remove("NO_COLOR");
+        let o = run(colored, Some(input.as_bytes()));
+        assert_eq!(stdout(&o), "\x1b[36mSonnet 4.5\x1b[0m\n");
+        let o = run(w.program(&["--format", "{cost}"]), None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("no placeholder {cost}"),
+            "{}",
+            stderr(&o)
+        );
+        // its own name
+        let o = run(w.program(&["--help"]), None);
+        assert!(o.status.success());
+        assert!(
+            stdout(&o).contains("Usage: claudio-statusline [OPTIONS]"),
+            "{}",
+            stdout(&o)
+        );
+        assert!(stdout(&o).contains("{today_cost}"), "{}", stdout(&o));
+        let o = run(w.program(&["--version"]), None);
+        assert_eq!(
+            stdout(&o),
+            format!("claudio-statusline {}\n", env!("CARGO_PKG_VERSION"))
+        );
+        let o = run(w.program(&["statusline"]), None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).starts_with("claudio: unexpected argument 'statusline'"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o), "");
     });
 }

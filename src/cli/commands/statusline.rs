@@ -89,7 +89,11 @@ pub const HELP: &str = "\
 Reads the JSON Claude Code gives a `statusLine` command on stdin and prints
 one line. In ~/.claude/settings.json:
 
-  \"statusLine\": {\"type\": \"command\", \"command\": \"claudio statusline\"}
+  \"statusLine\": {\"type\": \"command\", \"command\": \"claudio-statusline\"}
+
+`claudio-statusline`, installed beside `claudio`, is this command as a
+program of its own, the status line all it holds: it starts faster. It
+takes the same flags and prints the same line as `claudio statusline`.
 
 Placeholders of --format (`{{` and `}}` are braces):
   {model}          the model's name (model.display_name, else model.id)
