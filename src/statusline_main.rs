@@ -8,7 +8,7 @@
 //! renderer's entity table, every command's code) before the first line of
 //! `main`. This program is the same command line code, `cli/`, with the
 //! status line its only way in: the link leaves out all that the status
-//! line never reaches, a sixth of `claudio`'s size, a ninth of its
+//! line never reaches: a fifth of `claudio`'s size, a tenth of its
 //! relocated pages. The line it prints is `claudio statusline`'s, flag for
 //! flag (tests/it/statusline.rs compares them).
 #![cfg_attr(not(test), no_main)]
