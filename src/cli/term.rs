@@ -11,4 +11,6 @@ pub mod spinner;
 pub mod style;
 pub mod text;
 pub mod time;
+#[cfg(test)]
+pub mod tmux;
 pub mod wrap;

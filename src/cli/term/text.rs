@@ -4,6 +4,7 @@
 //! edit distance that a "did you mean" picks by.
 
 use crate::cli::sanitize::Sanitizer;
+use crate::cli::term::wrap::{columns, uncertain, undisputed};
 
 /// One line of inert text: controls and escape sequences removed, line
 /// breaks and tabs made spaces.
@@ -14,21 +15,23 @@ pub(crate) fn flat(s: &str) -> String {
         .collect()
 }
 
-/// Columns a string takes (wide East Asian characters count two).
+/// Columns a string takes (wide East Asian characters count two), as
+/// claudio counts them on a terminal: character by character, one whose
+/// width a terminal may give otherwise the most any gives it
+/// ([`columns`]).
 pub(crate) fn width(s: &str) -> usize {
-    unicode_width::UnicodeWidthStr::width(s)
+    crate::cli::term::wrap::visible_width(s)
 }
 
 /// Cut `s` to `max` display columns, with an ellipsis.
 pub fn cut_width(s: &str, max: usize) -> String {
-    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
-    if s.width() <= max {
+    if width(s) <= max {
         return s.to_owned();
     }
     let mut out = String::new();
     let mut w = 0;
     for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
+        let cw = columns(c);
         if w + cw + 1 > max {
             break;
         }
@@ -91,7 +94,7 @@ pub(crate) fn cut_left(s: &str, max: usize) -> String {
     let mut kept: Vec<char> = Vec::new();
     let mut used = 1; // the `…`
     for c in s.chars().rev() {
-        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        let w = columns(c);
         if used + w > max {
             break;
         }
@@ -100,6 +103,42 @@ pub(crate) fn cut_left(s: &str, max: usize) -> String {
     }
     kept.reverse();
     format!("…{}", kept.into_iter().collect::<String>())
+}
+
+/// One row of a table for a terminal, written from its first column
+/// (threats.md class 11): the characters terminals count differently
+/// ([`crate::cli::term::wrap::disputed`]) left out, and after a character
+/// whose width a terminal may give otherwise ([`uncertain`]) the cursor
+/// put at the column claudio counted (CHA), so that the cells after it
+/// start where the header's do on any terminal; not at or past the
+/// terminal's last column (`cols`), where the cursor cannot wait.
+pub(crate) fn table_row(row: &str, cols: usize) -> String {
+    let row = undisputed(row);
+    if !row.chars().any(uncertain) {
+        return row.into_owned();
+    }
+    let mut out = String::with_capacity(row.len() + 16);
+    let mut used = 0;
+    let mut chars = row.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '\x1b' && row[i + 1..].starts_with('[') {
+            // a colour: no room; copied whole
+            let end = row[i + 2..]
+                .find(|d: char| d.is_ascii_alphabetic() || d == '~')
+                .map_or(row.len(), |e| i + 2 + e + 1);
+            out.push_str(&row[i..end]);
+            while chars.peek().is_some_and(|&(j, _)| j < end) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+        used += columns(c);
+        if uncertain(c) && used < cols {
+            out.push_str(&format!("\x1b[{}G", used + 1));
+        }
+    }
+    out
 }
 
 pub(crate) fn pad(s: &str, w: usize) -> String {

@@ -4,8 +4,11 @@ use super::args::ListArgs;
 use super::io::{Io, JsonRows, SessionsOutcome};
 use super::usage;
 use crate::cli::common::exit::Exit;
-use crate::cli::term::text::{cut_left, cut_width, flat, human_size, pad, pad_left, width};
+use crate::cli::term::text::{
+    cut_left, cut_width, flat, human_size, pad, pad_left, table_row, width,
+};
 use crate::cli::term::time::relative_time;
+use crate::cli::term::wrap::undisputed;
 use anyhow::Context;
 use claudio::store::{ListOptions, SessionInfo, Store};
 use std::io::Write;
@@ -161,9 +164,17 @@ fn render_table(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut title = flat(&s.title);
+            let tidy = |t: &str| {
+                let t = flat(t);
+                if io.out_tty {
+                    undisputed(&t).into_owned()
+                } else {
+                    t
+                }
+            };
+            let mut title = tidy(&s.title);
             if let Some(tag) = s.tag.as_deref() {
-                title = format!("[{}] {title}", flat(tag));
+                title = format!("[{}] {title}", tidy(tag));
             }
             if s.from_archive {
                 title = format!("(archived) {title}");
@@ -175,11 +186,11 @@ fn render_table(
             };
             let mut row = vec![id, relative_time(io.now_ms, s.last_modified)];
             if all {
-                row.push(project(s));
+                row.push(tidy(&project(s)));
             }
             row.extend([
                 title,
-                s.git_branch.as_deref().map(flat).unwrap_or_default(),
+                s.git_branch.as_deref().map(tidy).unwrap_or_default(),
                 human_size(s.file_size),
             ]);
             if let Some(l) = long {
@@ -256,6 +267,7 @@ fn render_table(
             })
             .collect();
         let text = text.join("  ").trim_end().to_owned();
+        let text = table_row(&text, io.size.map_or(usize::MAX, |(cols, _)| cols));
         format!("{}\n", if head { st.dim(&text) } else { text })
     };
     let mut out = line(&header, true);
@@ -394,5 +406,122 @@ mod tests {
         );
         r.outcome.unwrap();
         assert_eq!(r.out.text().lines().count(), 2, "{}", r.out.text());
+    }
+
+    /// Titles holding what terminals count otherwise than claudio (threats
+    /// class 11: soft hyphens, ZWJ sequences, variation selectors, skin
+    /// tones, combining marks, fillers, new emoji, wide and ambiguous
+    /// characters) leave the columns after them in line: on a terminal
+    /// (vt100, and tmux, which draws with glibc's tables), every row's
+    /// branch starts, and its size ends, in the header's columns, and no
+    /// character the terminals dispute is written.
+    #[test]
+    fn a_listing_s_columns_line_up_whatever_its_titles_hold() {
+        let titles = [
+            "alpha\u{ad}beta soft\u{ad}hyphen",
+            "family 👨\u{200d}👩\u{200d}👧 zwj",
+            "heart ❤\u{fe0f} and ☺\u{fe0e}",
+            "e\u{301}clair combining",
+            "ｗｉｄｅ 漢字",
+            "new \u{1fae8}\u{1fa77}\u{1f6dc} emoji",
+            "skin 👍🏽 tone",
+            "\u{3164}filler \u{2630} trigram",
+            "±α① ambiguous",
+            "new marks \u{1b35}\u{1715} \u{11f00}",
+            "plain words",
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("projects/-work-proj");
+        std::fs::create_dir_all(&folder).unwrap();
+        for (i, title) in titles.iter().enumerate() {
+            let id = format!("{i:08}-0000-4000-8000-000000000000");
+            let line = serde_json::json!({"type":"user","uuid":format!("{i:08}-1111-4000-8000-000000000000"),
+                "parentUuid":null,"sessionId":id,"cwd":"/work/proj","gitBranch":format!("br{i}"),
+                "timestamp":"2026-01-01T10:00:00.000Z","message":{"role":"user","content":title}});
+            std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+        }
+        // each row of a screen as (column, text) cells; where a word starts,
+        // where the last text ends
+        type Row = Vec<(usize, String)>;
+        let at = |row: &Row, word: &str| {
+            (0..row.len()).find_map(|k| {
+                let text: String = row[k..].iter().map(|(_, t)| t.as_str()).collect();
+                text.starts_with(word).then_some(row[k].0)
+            })
+        };
+        let end = |row: &Row| {
+            row.iter()
+                .rev()
+                .find(|(_, t)| !t.trim().is_empty())
+                .map(|(c, _)| *c)
+        };
+        let lined_up = |rows: &[Row], what: &str, out: &str| {
+            let branch =
+                at(&rows[0], "BRANCH").unwrap_or_else(|| panic!("{what}: no header\n{out}"));
+            for row in &rows[1..=titles.len()] {
+                let text: String = row.iter().map(|(_, t)| t.as_str()).collect();
+                let i = (0..titles.len())
+                    .find(|i| at(row, &format!("br{i} ")).is_some())
+                    .unwrap_or_else(|| panic!("{what}: no branch in {text:?}\n{out}"));
+                assert_eq!(
+                    at(row, &format!("br{i} ")),
+                    Some(branch),
+                    "{what}: {text:?}\n{out}"
+                );
+                assert_eq!(end(row), end(&rows[0]), "{what}: {text:?}\n{out}");
+            }
+        };
+        let tmux = crate::cli::term::tmux::Tmux::for_test(
+            "a_listing_s_columns_line_up_whatever_its_titles_hold (tmux)",
+        );
+        for cols in [60u16, 80, 120] {
+            let r = run_args_sized(
+                &["--config-dir", &cfg(&dir), "list"],
+                "/nonexistent".as_ref(),
+                "/work/proj".as_ref(),
+                Some((cols as usize, 40)),
+            );
+            r.outcome.unwrap();
+            let out = r.out.text();
+            let bad: Vec<char> = out
+                .chars()
+                .filter(|&c| crate::cli::term::wrap::disputed(c))
+                .collect();
+            assert!(bad.is_empty(), "{bad:?} written");
+            let mut screen = vt100::Parser::new(40, cols, 0);
+            screen.process(out.replace('\n', "\r\n").as_bytes());
+            let screen = screen.screen();
+            let rows: Vec<Row> = (0..40)
+                .map(|r| {
+                    (0..cols)
+                        .filter_map(|c| {
+                            let cell = screen.cell(r, c)?;
+                            (!cell.is_wide_continuation())
+                                .then(|| (usize::from(c), cell.contents().to_string()))
+                        })
+                        .collect()
+                })
+                .collect();
+            lined_up(&rows, &format!("vt100, {cols} columns"), &out);
+            #[cfg(target_os = "linux")]
+            if let Some(tmux) = &tmux {
+                let shot = tmux.screen_sized(&out, &format!("list{cols}"), cols, 40);
+                let rows: Option<Vec<Row>> = shot
+                    .lines()
+                    .map(|l| {
+                        crate::cli::term::tmux::drawn_columns(l).map(|cells| {
+                            cells
+                                .into_iter()
+                                .map(|(c, ch)| (c, ch.to_string()))
+                                .collect()
+                        })
+                    })
+                    .collect();
+                match rows {
+                    Some(rows) => lined_up(&rows, &format!("tmux, {cols} columns"), &shot),
+                    None => eprintln!("SKIPPED the tmux check: no C.UTF-8 locale"),
+                }
+            }
+        }
     }
 }

@@ -8,8 +8,9 @@ use crate::cli::common::exit::Exit;
 use crate::cli::common::pricing::{Cost, Pricer, PRICES_DATE};
 use crate::cli::term::style::Style;
 use crate::cli::term::text::short;
-use crate::cli::term::text::{cut_width, flat, pad, pad_left, width};
+use crate::cli::term::text::{cut_width, flat, pad, pad_left, table_row, width};
 use crate::cli::term::time::local_time;
+use crate::cli::term::wrap::undisputed;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use claudio::store::{ListOptions, SessionUsage, Store, SubagentUsage, Tokens, UsageSet};
@@ -518,7 +519,10 @@ pub(super) fn usage(store: &Store, a: UsageArgs, io: &mut Io) -> anyhow::Result<
             "{n} archived session(s) counted (--no-archive: left out)"
         ));
     }
-    let out = counted.table(&a, io.out_style, io.now_ms, &q.clock);
+    let terminal = io
+        .out_tty
+        .then(|| io.size.map_or(usize::MAX, |(cols, _)| cols));
+    let out = counted.table(&a, io.out_style, io.now_ms, &q.clock, terminal);
     io.out.write_all(out.as_bytes())?;
     io.out.flush()?;
     Ok(SessionsOutcome::Done(Exit::Success))
@@ -925,7 +929,16 @@ impl<'a> Counted<'a> {
     }
 
     /// Step 6, text: the table, the open window's line and the notes.
-    fn table(&self, a: &UsageArgs, st: Style, now: i64, clock: &Clock) -> String {
+    /// The table; `terminal`, the width of the terminal it is written to
+    /// (its rows then drawn as [`table_row`] says).
+    fn table(
+        &self,
+        a: &UsageArgs,
+        st: Style,
+        now: i64,
+        clock: &Clock,
+        terminal: Option<usize>,
+    ) -> String {
         let head = [
             "",
             "INPUT",
@@ -982,6 +995,14 @@ impl<'a> Counted<'a> {
             }
         }
         table.push(line("total", &self.total));
+        if terminal.is_some() {
+            // what terminals count otherwise left out before it is counted
+            for r in &mut table {
+                if let std::borrow::Cow::Owned(k) = undisputed(&r[0]) {
+                    r[0] = k;
+                }
+            }
+        }
         let cols = if a.no_cost { 6 } else { 7 };
         let w: Vec<usize> = (0..cols)
             .map(|i| {
@@ -1001,7 +1022,10 @@ impl<'a> Counted<'a> {
                 s.push_str("  ");
                 s.push_str(&pad_left(&cells[i], w[i]));
             }
-            out.push_str(s.trim_end());
+            match terminal {
+                Some(width) => out.push_str(&table_row(s.trim_end(), width)),
+                None => out.push_str(s.trim_end()),
+            }
             out.push('\n');
         };
         let heads: Vec<String> = head.iter().map(|h| h.to_string()).collect();

@@ -1094,94 +1094,16 @@ fn a_hard_corpus_streamed_in_any_pieces_draws_as_drawn_afresh() {
     }
 }
 
-/// A tmux server of its own (its socket in a temporary folder), killed
-/// when dropped.
-struct Tmux {
-    dir: tempfile::TempDir,
-}
-
-impl Tmux {
-    fn cmd(&self) -> std::process::Command {
-        let mut c = std::process::Command::new("tmux");
-        c.env("LC_ALL", "C.UTF-8")
-            .arg("-u")
-            .arg("-S")
-            .arg(self.dir.path().join("sock"))
-            .arg("-f")
-            .arg("/dev/null");
-        c
-    }
-
-    /// The pane (40×30) after `out` is written to it, row by row.
-    fn screen(&self, out: &str, name: &str) -> String {
-        let file = self.dir.path().join(name);
-        std::fs::write(&file, out).unwrap();
-        // the title is set after the text: once it reads so, tmux has
-        // taken in all of it
-        let script = format!(
-            "cat '{}'; printf '\\033]2;drawn\\033\\\\'; exec sleep 60",
-            file.display()
-        );
-        let ok = self
-            .cmd()
-            .args([
-                "new-session",
-                "-d",
-                "-x",
-                "40",
-                "-y",
-                "30",
-                "-s",
-                name,
-                &script,
-            ])
-            .status()
-            .unwrap();
-        assert!(ok.success(), "tmux new-session");
-        let until = Instant::now() + Duration::from_secs(20);
-        loop {
-            let title = self
-                .cmd()
-                .args(["display-message", "-p", "-t", name, "#{pane_title}"])
-                .output()
-                .unwrap();
-            if String::from_utf8_lossy(&title.stdout).trim() == "drawn" {
-                break;
-            }
-            assert!(Instant::now() < until, "tmux never drew {name}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let shot = self
-            .cmd()
-            .args(["capture-pane", "-p", "-t", name])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&shot.stdout).into_owned()
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").output();
-    }
-}
-
 /// As [`a_hard_corpus_streamed_in_any_pieces_draws_as_drawn_afresh`], in
 /// tmux, which counts a soft hyphen as a column and a ZWJ family as two
 /// (claudio's old drawing lost the `e` of `charlie` there). Skipped,
 /// loudly, where tmux is not installed.
 #[test]
 fn in_tmux_a_hard_corpus_streamed_draws_as_drawn_afresh() {
-    if std::process::Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: tmux is not installed, the corpus is not checked in tmux");
+    let Some(tmux) = crate::cli::term::tmux::Tmux::for_test(
+        "in_tmux_a_hard_corpus_streamed_draws_as_drawn_afresh",
+    ) else {
         return;
-    }
-    let tmux = Tmux {
-        dir: tempfile::tempdir().unwrap(),
     };
     let fresh = tmux.screen(&hard_turn(&[HARD], 0), "fresh");
     assert!(fresh.contains("charlie"), "{fresh}");

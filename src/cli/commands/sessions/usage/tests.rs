@@ -886,3 +886,81 @@ fn the_report_on_many_threads_is_the_one_thread_report() {
         }
     }
 }
+
+/// `--by session` on a terminal: titles holding what terminals count
+/// otherwise than claudio (threats.md class 11) leave the figures after
+/// them in line: every row ends in the header's last column (vt100), and
+/// no character the terminals dispute is written.
+#[test]
+fn by_session_on_a_terminal_the_figures_line_up_whatever_the_titles_hold() {
+    crate::cli::commands::sessions::testing::own_cache();
+    let titles = [
+        "alpha\u{ad}beta soft\u{ad}hyphen",
+        "family 👨\u{200d}👩\u{200d}👧 zwj",
+        "heart ❤\u{fe0f} skin 👍🏽",
+        "\u{3164}filler \u{2630} trigram",
+        "new \u{1fae8}\u{1fa77} emoji",
+        "new marks \u{1b35}\u{1715} \u{11f00}",
+        "plain words",
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("projects/-work-proj");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (i, title) in titles.iter().enumerate() {
+        let id = format!("{i:08}-0000-4000-8000-000000000000");
+        let lines = [
+            serde_json::json!({"type":"user","uuid":format!("{i:08}-1111-4000-8000-000000000000"),
+                "parentUuid":null,"sessionId":id,"cwd":"/work/proj","timestamp":"2027-01-15T06:00:00.000Z",
+                "message":{"role":"user","content":title}}),
+            serde_json::json!({"type":"assistant","requestId":format!("r{i}"),"sessionId":id,
+                "timestamp":"2027-01-15T06:00:01.000Z","cwd":"/work/proj","message":{"id":format!("m{i}"),
+                "model":"claude-sonnet-4-5","usage":{"input_tokens":600 * (i + 1),"output_tokens":0}}}),
+        ];
+        let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        std::fs::write(folder.join(format!("{id}.jsonl")), text.join("\n") + "\n").unwrap();
+    }
+    let cols = 120u16;
+    let r = super::super::testing::run_args_sized(
+        &[
+            "--config-dir",
+            &cfg(&d),
+            "usage",
+            "--all",
+            "--by",
+            "session",
+        ],
+        "/nonexistent".as_ref(),
+        "/".as_ref(),
+        Some((usize::from(cols), 40)),
+    );
+    r.outcome.unwrap();
+    let out = r.out.text();
+    let bad: Vec<char> = out
+        .chars()
+        .filter(|&c| crate::cli::term::wrap::disputed(c))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} written");
+    let mut screen = vt100::Parser::new(40, cols, 0);
+    screen.process(out.replace('\n', "\r\n").as_bytes());
+    let screen = screen.screen();
+    let end = |r: u16| {
+        (0..cols).rev().find(|&c| {
+            screen
+                .cell(r, c)
+                .is_some_and(|x| !x.contents().trim().is_empty())
+        })
+    };
+    let rows: Vec<String> = screen.rows(0, cols).collect();
+    let head = rows
+        .iter()
+        .position(|r| r.contains("COST"))
+        .expect("the header");
+    let total = rows
+        .iter()
+        .position(|r| r.starts_with("total"))
+        .expect("the total");
+    assert_eq!(total - head - 1, titles.len(), "{out}");
+    for (r, row) in rows.iter().enumerate().take(total + 1).skip(head + 1) {
+        assert_eq!(end(r as u16), end(head as u16), "{row:?}\n{out}");
+    }
+}
