@@ -708,3 +708,57 @@ fn the_statusline_program_prints_what_claudio_statusline_prints() {
         assert_eq!(stdout(&o), "");
     });
 }
+
+/// `claudio doctor` says which status line the settings run: `claudio
+/// statusline` with the faster `claudio-statusline` suggested,
+/// `claudio-statusline` found on PATH, or not found (the TUI then shows
+/// none).
+#[test]
+fn doctor_says_which_status_line_the_settings_run() {
+    let w = world();
+    let bins = Path::new(env!("CARGO_BIN_EXE_claudio-statusline"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let empty = w.dir.path().join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    for (command, path, want) in [
+        (
+            "claudio statusline",
+            &bins,
+            "! status line  claudio statusline (`claudio-statusline`",
+        ),
+        (
+            "claudio-statusline",
+            &bins,
+            "✓ status line  claudio-statusline",
+        ),
+        (
+            "claudio-statusline",
+            &empty,
+            "✗ status line  claudio-statusline: no such program",
+        ),
+    ] {
+        std::fs::write(
+            w.dir.path().join("settings.json"),
+            json!({"statusLine": {"type": "command", "command": command}}).to_string(),
+        )
+        .unwrap();
+        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        c.args(["doctor", "--color", "never"])
+            .env("CLAUDE_CONFIG_DIR", w.dir.path())
+            .env("XDG_CONFIG_HOME", w.dir.path().join("xdg"))
+            .env("CLAUDIO_ARCHIVE_DIR", w.dir.path().join("archive"))
+            .env("CLAUDIO_CACHE_DIR", w.dir.path().join("cache"))
+            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
+            .env("PATH", path)
+            .env_remove("CLAUDIO_CONFIG");
+        let o = run(c, None);
+        let out = stdout(&o);
+        assert!(
+            out.lines().any(|l| l.starts_with(want)),
+            "{command} with PATH={}: {out}",
+            path.display()
+        );
+    }
+}

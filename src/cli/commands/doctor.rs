@@ -65,6 +65,7 @@ pub fn run(
     check_cli(&mut r, session, verbose);
     check_credentials(&mut r);
     check_store(&mut r);
+    check_status_line(&mut r);
     // a bad CLAUDIO_ARCHIVE_DIR is its own problem, not the file's
     let archive_env = crate::cli::common::archive::archive_env();
     let config = match config {
@@ -462,6 +463,92 @@ fn store_size(dir: &Path) -> std::io::Result<Count> {
     Ok(c)
 }
 
+/// What the person's Claude Code settings run as the TUI's status line.
+fn check_status_line(r: &mut Report) {
+    let Some(dir) = claude_dir() else { return };
+    let settings = match std::fs::read_to_string(dir.join("settings.json")) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            r.line(
+                Level::Warn,
+                "status line",
+                &format!("cannot read the settings: {e}"),
+                None,
+            );
+            return;
+        }
+    };
+    let (level, detail, fix) =
+        status_line_verdict(settings.as_deref(), crate::cli::common::notify::on_path);
+    r.line(level, "status line", &detail, fix);
+}
+
+/// What to say of the status line the settings (`settings`, the text of
+/// `~/.claude/settings.json` if there is one) name: `claudio statusline`
+/// gets the faster `claudio-statusline` suggested; `claudio-statusline`
+/// must be a program the TUI finds (`on_path`, or a path to one).
+fn status_line_verdict(
+    settings: Option<&str>,
+    on_path: impl Fn(&str) -> bool,
+) -> (Level, String, Option<&'static str>) {
+    const SET_IT: &str = "set \"statusLine\": {\"type\": \"command\", \"command\": \"claudio-statusline\"} in ~/.claude/settings.json";
+    let none = || {
+        (
+            Level::Ok,
+            "none set (`claudio-statusline` shows the session's cost and the 5-hour window in the claude TUI)".to_owned(),
+            None,
+        )
+    };
+    let Some(settings) = settings else {
+        return none();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(settings) else {
+        return (
+            Level::Warn,
+            "~/.claude/settings.json is not JSON: Claude Code runs no status line".to_owned(),
+            None,
+        );
+    };
+    let Some(command) = v["statusLine"]["command"].as_str() else {
+        return none();
+    };
+    let mut words = command.split_whitespace();
+    let program = words.next().unwrap_or("");
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    let shown = crate::cli::term::text::cut_width(&crate::cli::term::text::flat(command), 60);
+    match name {
+        "claudio" if words.next() == Some("statusline") => (
+            Level::Warn,
+            format!("{shown} (`claudio-statusline` prints the same line and starts faster)"),
+            Some(SET_IT),
+        ),
+        "claudio-statusline" => {
+            let found = if program.contains('/') {
+                std::fs::metadata(program).is_ok_and(|m| {
+                    use std::os::unix::fs::PermissionsExt;
+                    m.is_file() && m.permissions().mode() & 0o111 != 0
+                })
+            } else {
+                on_path(program)
+            };
+            if found {
+                (Level::Ok, shown, None)
+            } else {
+                (
+                    Level::Problem,
+                    format!("{shown}: no such program, so the claude TUI shows no status line"),
+                    Some("`cargo install` installs claudio-statusline beside claudio; or name it by its whole path"),
+                )
+            }
+        }
+        _ => (Level::Ok, format!("{shown} (not claudio's)"), None),
+    }
+}
+
 mod retention;
 
 #[cfg(test)]
@@ -476,5 +563,64 @@ mod tests {
         // the supported range: oldest to newest tested
         assert!(version_tuple(TESTED_CLI_VERSION) < version_tuple(NEWEST_TESTED_CLI_VERSION));
         assert_eq!(NEWEST_TESTED_CLI_VERSION, "2.1.336");
+    }
+
+    /// The status line the settings name: none, claudio's slower spelling
+    /// (the faster program suggested), claudio's program found or not on
+    /// PATH or by its path, another program, settings that are not JSON.
+    #[test]
+    fn the_status_line_check_says_what_the_settings_run() {
+        let on_path = |name: &str| name == "claudio-statusline";
+        let nowhere = |_: &str| false;
+        let verdict = |settings: Option<&str>, found: &dyn Fn(&str) -> bool| {
+            let (level, detail, fix) = status_line_verdict(settings, found);
+            (level, detail, fix.is_some())
+        };
+        let line =
+            |c: &str| format!(r#"{{"statusLine": {{"type": "command", "command": "{c}"}}}}"#);
+        let (l, d, fix) = verdict(None, &on_path);
+        assert_eq!((l, fix), (Level::Ok, false));
+        assert!(d.starts_with("none set"), "{d}");
+        let (l, d, _) = verdict(Some(r#"{"model": "x"}"#), &on_path);
+        assert!(l == Level::Ok && d.starts_with("none set"), "{d}");
+        let (l, d, fix) = verdict(Some(&line("claudio statusline")), &on_path);
+        assert_eq!((l, fix), (Level::Warn, true));
+        assert!(
+            d.starts_with("claudio statusline (`claudio-statusline`"),
+            "{d}"
+        );
+        let (l, _, _) = verdict(
+            Some(&line("/usr/local/bin/claudio statusline --format x")),
+            &on_path,
+        );
+        assert_eq!(l, Level::Warn);
+        assert_eq!(
+            verdict(Some(&line("claudio-statusline")), &on_path),
+            (Level::Ok, "claudio-statusline".to_owned(), false)
+        );
+        let (l, d, fix) = verdict(Some(&line("claudio-statusline --format {model}")), &nowhere);
+        assert_eq!((l, fix), (Level::Problem, true));
+        assert!(d.contains("no such program"), "{d}");
+        let (l, _, _) = verdict(Some(&line("/nonexistent/claudio-statusline")), &on_path);
+        assert_eq!(l, Level::Problem);
+        let sh = std::path::Path::new("/bin/sh");
+        if sh.is_file() {
+            // a path to a program (any will do for the check)
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("claudio-statusline");
+            std::os::unix::fs::symlink(sh, &p).unwrap();
+            let (l, _, _) = verdict(Some(&line(&p.display().to_string())), &nowhere);
+            assert_eq!(l, Level::Ok);
+        }
+        let (l, d, fix) = verdict(Some(&line("ccusage statusline")), &on_path);
+        assert_eq!(
+            (l, d.as_str(), fix),
+            (Level::Ok, "ccusage statusline (not claudio's)", false)
+        );
+        // a command's escape sequences are not shown
+        let (_, d, _) = verdict(Some(&line("\\u001b]0;x\\u0007evil")), &on_path);
+        assert!(!d.contains('\u{1b}') && !d.contains('\u{7}'), "{d:?}");
+        let (l, _, _) = verdict(Some("{not json"), &on_path);
+        assert_eq!(l, Level::Warn);
     }
 }

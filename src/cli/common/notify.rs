@@ -748,7 +748,8 @@ impl Host {
     }
 }
 
-fn on_path(name: &str) -> bool {
+/// Whether `name` is a program on `PATH`.
+pub(crate) fn on_path(name: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| {
         std::env::split_paths(&p).any(|d| {
             std::fs::metadata(d.join(name)).is_ok_and(|m| {
