@@ -12,6 +12,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::redraw;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::{cut_width, first_line};
+use crate::cli::term::wrap::undisputed;
 use crate::cli::term::wrap::wrap;
 use claudio::store::SessionInfo;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -112,8 +113,8 @@ const PROJECT_COLUMNS: usize = 18;
 /// [`PROJECT_COLUMNS`].
 fn project_cell(cwd: Option<&str>) -> String {
     let cwd = crate::cli::term::text::flat(cwd.unwrap_or("?"));
-    let shown = crate::cli::term::text::cut_left(&cwd, PROJECT_COLUMNS);
-    let w = unicode_width::UnicodeWidthStr::width(shown.as_str());
+    let shown = crate::cli::term::text::cut_left(&undisputed(&cwd), PROJECT_COLUMNS);
+    let w = crate::cli::term::text::width(&shown);
     format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
 }
 
@@ -434,7 +435,7 @@ impl Finder {
         let mut query = format!(
             "{} {}",
             style.dim(&format!("{mode} ›")),
-            tail_width(&Sanitizer::clean(&self.query), room)
+            tail_width(&undisputed(&Sanitizer::clean(&self.query)), room)
         );
         if !note.is_empty() {
             query.push_str(&format!("  {}", style.dim(&note)));
@@ -465,7 +466,10 @@ impl Finder {
                 String::new()
             };
             let room = width.saturating_sub(24 + project.chars().count());
-            let what = cut_width(&what, room);
+            // what terminals count otherwise left out: a row wider on
+            // the terminal than counted would wrap, and every redraw
+            // after it would land a row off (threats.md class 11)
+            let what = cut_width(&undisputed(&what), room);
             // what the filter matched, marked as fzf marks it
             let what = if self.full_text {
                 what
@@ -495,7 +499,7 @@ impl Finder {
                     out.push(format!(
                         "    {} {}",
                         style.dim("│"),
-                        cut_width(l, width.saturating_sub(8))
+                        cut_width(&undisputed(l), width.saturating_sub(8))
                     ));
                 }
             }

@@ -544,3 +544,45 @@ fn the_last_prompt_is_the_person_s() {
     ]);
     assert_eq!(exchange(&c).0.as_deref(), Some("first"));
 }
+
+/// Titles, branches and previews holding what terminals count otherwise
+/// than claudio (threats.md class 11) are drawn without the characters
+/// terminals dispute (a ZWJ sequence or a variation selector a terminal
+/// may draw wider than counted, wrapping the row and landing every redraw
+/// after it a row off), and no row is wider than the screen as claudio
+/// counts it, whatever the width.
+#[test]
+fn the_drawing_leaves_out_what_terminals_count_otherwise() {
+    let hard = [
+        "heart ❤\u{fe0f}❤\u{fe0f}❤\u{fe0f}❤\u{fe0f}❤\u{fe0f}❤\u{fe0f} at the edge of the row",
+        "family 👨\u{200d}👩\u{200d}👧 soft\u{ad}hyphen skin 👍🏽 \u{3164}filler",
+        "new \u{1fae8}\u{1fa77} emoji and ｗｉｄｅ 漢字",
+    ];
+    let mut rows: Vec<Row> = hard
+        .iter()
+        .enumerate()
+        .map(|(i, t)| row(&format!("{i}234567890"), t, 10 + i as i64, true))
+        .collect();
+    rows[0].branch = "main❤\u{fe0f}".into();
+    let mut f = Finder::new(rows);
+    f.set_preview(
+        "2234567890",
+        last_exchange(
+            Some("why ❤\u{fe0f}?"),
+            Some("because 👨\u{200d}👩\u{200d}👧"),
+        ),
+    );
+    for width in 30..=90 {
+        for line in f.lines(Style::plain(), width, 3_600_000) {
+            let bad: Vec<char> = line
+                .chars()
+                .filter(|&c| crate::cli::term::wrap::disputed(c))
+                .collect();
+            assert!(bad.is_empty(), "{width}: {bad:?} in {line:?}");
+            assert!(
+                crate::cli::term::wrap::visible_width(&line) <= width,
+                "{width}: {line:?}"
+            );
+        }
+    }
+}
