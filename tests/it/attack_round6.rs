@@ -325,3 +325,48 @@ async fn a_withdrawn_id_sent_again_is_a_new_request_and_close_refuses_answers() 
         .collect();
     assert_eq!(answers.len(), 1, "{answers:?}");
 }
+
+/// A relative `CLAUDE_CONFIG_DIR` is a usage error naming it, for the
+/// sessions commands and the deck's install: before, it was read against
+/// the folder claudio ran in, so `sessions list` listed (and `delete`
+/// would delete in) a store the folder itself held, and the deck's hook
+/// went into that folder's `settings.json`.
+#[test]
+fn a_relative_claude_config_dir_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    let id = "11111111-2222-4333-8444-555555555555";
+    let folder = d.path().join("rel/projects/-w");
+    std::fs::create_dir_all(&folder).unwrap();
+    let line = serde_json::json!({"type": "user", "sessionId": id, "cwd": "/w",
+        "message": {"role": "user", "content": "the folder's own"}});
+    std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
+    for args in [
+        &["sessions", "list", "--all"][..],
+        &["sessions", "delete", id, "--yes"],
+        &["deck", "hooks", "install", "--yes"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(args)
+            .current_dir(d.path())
+            .env("CLAUDE_CONFIG_DIR", "rel")
+            .env("HOME", d.path().join("home"))
+            .env("NO_COLOR", "1")
+            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("CLAUDE_CONFIG_DIR is a relative path (rel)"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!String::from_utf8_lossy(&o.stdout).contains(id), "{args:?}");
+    }
+    assert!(folder.join(format!("{id}.jsonl")).exists(), "not deleted");
+    assert!(
+        !d.path().join("rel/settings.json").exists(),
+        "no hook installed"
+    );
+}

@@ -1195,7 +1195,8 @@ impl Options {
                     init_servers.extend(map);
                     continue;
                 }
-                (McpConfig::Servers(_), McpDelivery::Files) | (McpConfig::Other, _) => c,
+                // what the CLI parses: the JSON text, from its first character
+                (McpConfig::Servers(_), McpDelivery::Files) | (McpConfig::Other, _) => json_text(c),
             };
             let path = private_file(&mut files, &format!("mcp-config-{i}.json"), text)?;
             secret_args.push(format!("--mcp-config={}", path.display()));
@@ -1262,9 +1263,24 @@ enum McpConfig<'a> {
     Other,
 }
 
+/// An MCP configuration's text from its first character that is neither
+/// a blank nor one of the invisible characters an editor or a paste puts
+/// before JSON text (a byte-order mark, zero-width ones): a path does not
+/// start so, and JSON taken for one went on the command line, secrets and
+/// all.
+fn json_text(config: &str) -> &str {
+    config.trim_start_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{ad}'
+            )
+    })
+}
+
 impl<'a> McpConfig<'a> {
     fn of(config: &'a str) -> McpConfig<'a> {
-        let text = config.trim_start();
+        let text = json_text(config);
         if !(text.starts_with('{') || text.starts_with('[')) {
             return McpConfig::Path(config);
         }
@@ -1560,6 +1576,35 @@ mod tests {
             .settings(json!({"env": {"API_TOKEN": secret}}));
         let a = o.cli_args();
         assert!(!a.iter().any(|x| x.contains(secret)), "{a:?}");
+    }
+
+    /// JSON text led by a byte-order mark or another invisible character
+    /// (a file saved by a Windows editor, then `$(cat ...)`) is JSON text,
+    /// not a path: its secrets stay off the command line.
+    #[test]
+    fn json_led_by_an_invisible_character_is_no_path() {
+        let secret = "tok-4c1d-never-on-a-command-line";
+        for lead in ["\u{feff}", "\u{200b}", "\u{2060}", "\u{feff} \n"] {
+            let config = format!(
+                r#"{lead}{{"mcpServers": {{"gh": {{"command": "gh-mcp", "env": {{"T": "{secret}"}}}}}}}}"#
+            );
+            let o = Options::default().mcp_config(config);
+            let a = o.cli_args();
+            assert!(!a.iter().any(|x| x.contains(secret)), "{lead:?}: {a:?}");
+            let launch = o.launch(McpDelivery::Files).unwrap();
+            assert!(
+                !launch.args.iter().any(|x| x.contains(secret)),
+                "{lead:?}: {:?}",
+                launch.args
+            );
+            // the file the CLI reads holds the JSON text from its brace
+            let file = launch
+                .args
+                .iter()
+                .find_map(|x| x.strip_prefix("--mcp-config="));
+            let text = std::fs::read_to_string(file.expect("a file")).unwrap();
+            assert!(text.starts_with('{'), "{lead:?}: {text:?}");
+        }
     }
 
     #[test]

@@ -87,7 +87,8 @@ pub(crate) use usage_error;
 /// missing value, a flag where it does not apply), a [`UsageError`] (a
 /// flag's value or a pattern claudio checks itself, a relative path from
 /// the environment, no terminal to confirm on), a session id or title
-/// the store refuses (`../x`, a blank title), and a session to resume that
+/// the store refuses (`../x`, a blank title), a relative `CLAUDE_CONFIG_DIR`
+/// the store refuses, and a session to resume that
 /// the CLI says does not exist. `--help` and `--version`
 /// come as clap errors too: 0.
 pub fn for_error(e: &anyhow::Error) -> Exit {
@@ -103,7 +104,9 @@ pub fn for_error(e: &anyhow::Error) -> Exit {
             || matches!(
                 c.downcast_ref::<claudio::store::StoreError>(),
                 Some(
-                    claudio::store::StoreError::InvalidId(_) | claudio::store::StoreError::Empty(_)
+                    claudio::store::StoreError::InvalidId(_)
+                        | claudio::store::StoreError::Empty(_)
+                        | claudio::store::StoreError::RelativeConfigDir(_)
                 )
             )
     };

@@ -155,6 +155,36 @@ pub fn verdict(answer: &Answer, token: &str, req: &CanUseToolRequest) -> Verdict
     result_of(answer, req).map_or(Verdict::Refused, Verdict::Answer)
 }
 
+/// Whether `updates`, an allow's permission updates for `req`, are what
+/// the deck's `a`, `p` or `u` offer for this very request: the CLI's own
+/// suggestions, never wider.
+pub fn offered_rules(updates: &[PermissionUpdate], req: &CanUseToolRequest) -> bool {
+    [
+        Decision::AllowSession,
+        Decision::AllowProject,
+        Decision::AllowUser,
+    ]
+    .into_iter()
+    .any(|d| match d.result(req) {
+        PermissionResult::Allow {
+            updated_permissions,
+            ..
+        } => updated_permissions == updates,
+        _ => false,
+    })
+}
+
+/// Whether `updates` are what the deck offers for `req` as a claude TUI's
+/// hook passes them on: [`offered_rules`], or for a plan one of the
+/// deck's two modes ([`approval_of`]).
+pub fn offered_updates(updates: &[PermissionUpdate], req: &CanUseToolRequest) -> bool {
+    let mode = req.kind() == RequestKind::Plan
+        && [PermissionMode::AcceptEdits, PermissionMode::Default]
+            .into_iter()
+            .any(|m| updates == [PermissionUpdate::set_mode(m)]);
+    mode || offered_rules(updates, req)
+}
+
 /// An allow or a denial as the chat answers the CLI; `None` for anything
 /// else.
 fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {
@@ -171,22 +201,7 @@ fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResul
                     PermissionResult::allow().classified(DecisionClassification::UserTemporary),
                 );
             }
-            // only what the deck's `a`, `p` and `u` offer for this very
-            // request: the CLI's own suggestions, never wider
-            let offered = [
-                Decision::AllowSession,
-                Decision::AllowProject,
-                Decision::AllowUser,
-            ]
-            .into_iter()
-            .any(|d| match d.result(req) {
-                PermissionResult::Allow {
-                    updated_permissions,
-                    ..
-                } => updated_permissions == updates,
-                _ => false,
-            });
-            offered.then(|| {
+            offered_rules(&updates, req).then(|| {
                 PermissionResult::allow_always(updates)
                     .classified(DecisionClassification::UserPermanent)
             })

@@ -9,10 +9,12 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// How long ago, for a listing: `just now`, `5m ago`, ... and past a
-/// month the local date.
+/// month the local date; a time more than a minute ahead of now (a file
+/// dated ahead, a clock set wrong) is its local date too.
 pub(crate) fn relative_time(now_ms: i64, then_ms: i64) -> String {
-    let secs = (now_ms - then_ms) / 1000;
+    let secs = now_ms.saturating_sub(then_ms) / 1000;
     match secs {
+        s if s < -60 => local_time(then_ms).0,
         s if s < 60 => "just now".into(),
         s if s < 3600 => format!("{}m ago", s / 60),
         s if s < 86_400 => format!("{}h ago", s / 3600),
@@ -289,5 +291,24 @@ mod tests {
     fn relative_times() {
         assert_eq!(relative_time(100_000, 90_000), "just now");
         assert_eq!(relative_time(7_200_000, 0), "2h ago");
+    }
+
+    /// A time ahead of now (a file dated ahead, a clock set wrong) is its
+    /// date, not "just now"; a minute ahead (clocks a little apart) is
+    /// "just now"; a time at either end of the range is a date, no
+    /// overflow.
+    #[test]
+    fn a_time_ahead_of_now_is_its_date() {
+        let now = 1_796_653_952_647; // 2026-12-07
+        let ahead = 13_569_465_600_000; // 2400-01-01, as `touch -d` sets it
+        assert_eq!(relative_time(now, ahead), local_time(ahead).0);
+        assert_eq!(
+            relative_time(now, now + 3_600_000),
+            local_time(now + 3_600_000).0
+        );
+        assert_eq!(relative_time(now, now + 30_000), "just now");
+        for then in [i64::MIN, i64::MAX] {
+            assert_eq!(relative_time(now, then), local_time(then).0);
+        }
     }
 }

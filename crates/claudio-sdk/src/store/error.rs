@@ -122,7 +122,8 @@ pub enum StoreError {
     /// back into the store.
     #[error("session {0} is only in the archive (the CLI deleted it): restore it first")]
     OnlyInArchive(String),
-    /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set.
+    /// Neither `CLAUDE_CONFIG_DIR` nor `HOME` is set (or `HOME` is a
+    /// relative path).
     #[error("cannot find the Claude configuration folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,
     /// `$CLAUDIO_ARCHIVE_DIR` holds a relative path: resolved against the
@@ -130,6 +131,11 @@ pub enum StoreError {
     /// transcripts wherever the program happens to run.
     #[error("CLAUDIO_ARCHIVE_DIR is a relative path ({}): set it to an absolute one", crate::error::shown(.0))]
     RelativeArchiveDir(PathBuf),
+    /// `$CLAUDE_CONFIG_DIR` holds a relative path: resolved against the
+    /// working directory, it would name another folder's transcripts and
+    /// settings wherever the program happens to run (a project's own).
+    #[error("CLAUDE_CONFIG_DIR is a relative path ({}): set it to an absolute one", crate::error::shown(.0))]
+    RelativeConfigDir(PathBuf),
 }
 
 /// A result with [`StoreError`].
@@ -187,6 +193,7 @@ mod tests {
                 max: 1 << 20,
             },
             StoreError::RelativeArchiveDir(path.clone()),
+            StoreError::RelativeConfigDir(path.clone()),
         ] {
             let said = e.to_string();
             assert!(said.contains(shown), "{said}");

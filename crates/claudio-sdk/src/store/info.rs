@@ -435,19 +435,11 @@ impl EndsFacts {
         let summary = nonempty(last_entry_field(tail, "summary", None, false));
         // the title's next choice, needed only when the ends have no title
         // and no summary (a title beside the transcript is not known here)
+        // none in the head: see `EndsFacts::read_past_head` (the claude
+        // TUI writes a `!` command's run, then its request's copies of the
+        // system prompt, tens of KiB, before the prompt typed next)
         let first_real = if summary.is_none() && !titled {
-            nonempty(first_real_prompt(head)).or_else(|| {
-                // none in the head (the claude TUI writes a `!` command's
-                // run, then its request's copies of the system prompt,
-                // tens of KiB, before the prompt typed next): the tail's
-                // first, when the two ends hold the whole file; past them,
-                // see `EndsFacts::read_past_head`
-                let whole = ht.size <= 2 * HEAD_TAIL_BYTES as u64;
-                let same = std::ptr::eq(head, tail) || head == tail;
-                (whole && !same)
-                    .then(|| nonempty(first_real_prompt(tail)))
-                    .flatten()
-            })
+            nonempty(first_real_prompt(head))
         } else {
             None
         };
@@ -505,12 +497,14 @@ const PAST_HEAD_MAX: u64 = 16 << 20;
 
 impl EndsFacts {
     /// When the title needs the first prompt typed as one and the head
-    /// holds none, the file past the head: a plain transcript larger than
-    /// its two ends is read from its start, a MiB at a time, up to the
-    /// first such prompt (at most [`PAST_HEAD_MAX`] bytes, then the
-    /// tail's first); an archived one gives the tail's first. Without it
-    /// the title of a claude TUI session that began with a `!` command was
-    /// that command (the SDK's summary: the last prompt).
+    /// holds none, the file past the head: a transcript (plain or
+    /// archived) larger than its head is read from its start, a MiB at a
+    /// time, up to the first such prompt (at most [`PAST_HEAD_MAX`] bytes,
+    /// then the tail's first). Not the tail of a file its two ends hold: a
+    /// line across both the head's end and the tail's start is whole in
+    /// neither, and the tail's first prompt is then a later one. Without
+    /// it the title of a claude TUI session that began with a `!` command
+    /// was that command (the SDK's summary: the last prompt).
     pub(crate) fn read_past_head(&mut self, path: &Path, ends: Ends<'_>) {
         let titled = any_title([
             &self.tail_custom,
@@ -522,24 +516,21 @@ impl EndsFacts {
             || titled
             || self.summary.is_some()
             || self.first_real.is_some()
-            || ends.size <= 2 * HEAD_TAIL_BYTES as u64
+            || ends.size <= HEAD_TAIL_BYTES as u64
         {
             return;
         }
-        let found = if super::open::is_packed(path) {
-            None
-        } else {
-            first_real_in_file(path, PAST_HEAD_MAX)
-        };
-        self.first_real = found.or_else(|| nonempty(first_real_prompt(ends.tail)));
+        self.first_real = first_real_in_file(path, PAST_HEAD_MAX)
+            .or_else(|| nonempty(first_real_prompt(ends.tail)));
     }
 }
 
-/// The first prompt typed as one in the file at `path`, read from its
-/// start a MiB at a time, whole lines only, at most `max` bytes; `None`
-/// when there is none in them or it cannot be read.
+/// The first prompt typed as one in the transcript at `path` (plain, or
+/// archived and decompressed as it is read), read from its start a MiB at
+/// a time, whole lines only, at most `max` bytes; `None` when there is
+/// none in them or it cannot be read.
 fn first_real_in_file(path: &Path, max: u64) -> Option<String> {
-    let file = super::open::open_nofollow(path).ok()?;
+    let (file, _) = super::either::open_stream(path).ok()?;
     let mut file = file.take(max);
     let mut data: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 1 << 20];
@@ -1200,6 +1191,160 @@ mod tests {
                 assert_eq!(listing.sessions.len(), 1, "{what}");
                 assert_eq!(listing.sessions[0].title, "what did it print", "{what}");
             }
+        }
+    }
+
+    /// The full read's title of the transcript `bytes`: the first entry
+    /// [`Entry::prompt`](crate::store::Entry::prompt) calls a prompt, shown.
+    fn full_read_title(bytes: &[u8]) -> Option<String> {
+        bytes
+            .split(|&b| b == b'\n')
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .filter_map(|l| crate::store::Entry::parse(l).ok())
+            .filter_map(|e| e.prompt())
+            .find_map(|p| crate::store::scan::shown_text(&p))
+    }
+
+    /// A claude TUI session that began with a `!` command, its first prompt
+    /// `prompt_len` bytes of text starting `start` bytes in, in a file of
+    /// about `size` bytes (filler after it), lines ended with `eol`.
+    fn past_head_transcript(start: usize, prompt_len: usize, size: usize, eol: &str) -> Vec<u8> {
+        let id = "78d31f88-05f9-4be9-8f8d-21b54ebe537a";
+        let user = |content: &str| {
+            serde_json::json!({"type": "user", "sessionId": id,
+                "message": {"role": "user", "content": content}})
+            .to_string()
+        };
+        let blob = |n: usize| {
+            serde_json::json!({"type": "api-request-blob", "sessionId": id,
+                "message": {"content": [{"type": "text", "text": "é".repeat(n / 2) + &"x".repeat(n % 2)}]}})
+            .to_string()
+        };
+        let blob_of = |bytes: usize| blob(bytes.saturating_sub(blob(0).len() + eol.len()));
+        let mut out = String::new();
+        out += &user("<bash-input>ls</bash-input>");
+        out += eol;
+        out += &user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>");
+        out += eol;
+        if start > out.len() {
+            out += &blob_of(start - out.len());
+            out += eol;
+        }
+        let words = "why 🦀 is it so? ".repeat(prompt_len / 18 + 1);
+        let mut cut = prompt_len.min(words.len());
+        while !words.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out += &user(&format!("first {}", &words[..cut]));
+        out += eol;
+        let end = [
+            user("later"),
+            user("<bash-input>echo done</bash-input>"),
+            user("<bash-stdout>done</bash-stdout><bash-stderr></bash-stderr>"),
+            serde_json::json!({"type": "last-prompt", "lastPrompt": "! echo done"}).to_string(),
+        ]
+        .join(eol)
+            + eol;
+        if size > out.len() + end.len() {
+            out += &blob_of(size - out.len() - end.len());
+            out += eol;
+        }
+        out += &end;
+        out.into_bytes()
+    }
+
+    /// The title of a transcript of `bytes`, on its own, in a listing and
+    /// in a listing from its index: each the full read's.
+    fn listing_title_agrees(bytes: &[u8], what: &str) {
+        let id = "78d31f88-05f9-4be9-8f8d-21b54ebe537a";
+        let full = full_read_title(bytes);
+        assert!(
+            full.as_deref().is_some_and(|t| t.starts_with("first")),
+            "{what}"
+        );
+        let d = tempfile::tempdir().unwrap();
+        let folder = d.path().join("projects").join("-proj");
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join(format!("{id}.jsonl"));
+        std::fs::write(&path, bytes).unwrap();
+        let alone = session_info(&path, id).unwrap();
+        assert_eq!(Some(alone.title), full, "{what}: on its own");
+        let index = d.path().join("list-index");
+        for pass in ["read", "from the index"] {
+            let i = crate::store::list_index::ListIndex::with_racy(index.clone(), 0);
+            let got = crate::store::list_index::scan_file_indexed(&path, id, None, true, &i);
+            i.finish(false);
+            let Scanned::Session(info) = got else {
+                panic!("{what}: {got:?}")
+            };
+            assert_eq!(Some(info.title), full, "{what}: {pass}");
+        }
+    }
+
+    /// The title of a session that began with a `!` command is the full
+    /// read's first prompt whatever the file's size and wherever that
+    /// prompt lies: across the head's end (64 KiB), the tail's start, both
+    /// (a file just under 128 KiB, where no end holds the prompt whole),
+    /// just past 128 KiB; a prompt of many-byte characters cut at an end;
+    /// LF or CRLF.
+    #[test]
+    fn a_prompt_at_the_ends_edges_is_the_full_read_s_title() {
+        const K64: usize = HEAD_TAIL_BYTES;
+        let mut cases = Vec::new();
+        for size in [
+            K64 + 10_000,
+            2 * K64 - 300,
+            2 * K64 - 1,
+            2 * K64,
+            2 * K64 + 1,
+            2 * K64 + 300,
+        ] {
+            for start in [
+                K64 - 400,
+                K64 - 150,
+                K64 - 3,
+                K64,
+                K64 + 5,
+                size.saturating_sub(K64 + 100),
+            ] {
+                for len in [5, 200, 700] {
+                    cases.push((start, len, size));
+                }
+            }
+        }
+        for (start, len, size) in cases {
+            for eol in ["\n", "\r\n"] {
+                let bytes = past_head_transcript(start, len, size, eol);
+                listing_title_agrees(
+                    &bytes,
+                    &format!("{start}+{len} of {size} ({eol:?}, {} bytes)", bytes.len()),
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 256,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Any place of the first prompt and any size around the ends'
+        /// edges: the listing's title is the full read's.
+        #[test]
+        fn any_title_past_the_head_is_the_full_read_s(
+            start in proptest::prop_oneof![60_000usize..66_000, 100usize..140_000],
+            len in 1usize..3_000,
+            size in proptest::prop_oneof![
+                60_000usize..70_000,
+                125_000usize..132_000,
+                0usize..300_000,
+            ],
+            crlf in proptest::bool::ANY,
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let bytes = past_head_transcript(start, len, size, eol);
+            listing_title_agrees(&bytes, &format!("{start}+{len} of {size} ({eol:?})"));
         }
     }
 }

@@ -53,8 +53,12 @@ const FILE_NAME: &str = "list-index";
 /// its own is a prompt; 7 since the title's first prompt is the full
 /// read's, so a prompt holding `<bash-input>` or `<command-name>` is
 /// itself, not `! x` or passed over; 8 since that prompt is looked for
-/// past the head when the head holds none).
-const VERSION: u32 = 8;
+/// past the head when the head holds none; 9 since that prompt is read
+/// from the file's start when the head holds none, not from the tail of a
+/// file its two ends hold, in an archived file too, and is the first entry
+/// the full read calls a prompt: not a side chain's, its text blocks
+/// joined, however its JSON is written).
+const VERSION: u32 = 9;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

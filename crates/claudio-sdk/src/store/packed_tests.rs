@@ -489,3 +489,38 @@ fn a_file_cut_at_a_frames_end_is_never_summarised_nor_counted_short() {
     assert_eq!(std::fs::metadata(&packed).unwrap().len(), header.tail_at);
     assert!(file_usage_of(&packed, true).is_err());
 }
+
+/// An archived transcript of a session that began with a `!` command,
+/// its first prompt past the head (the claude TUI writes a request's
+/// copies of the system prompt between the two): its title is that
+/// prompt, as the live one's and the full read's, not the tail's first.
+#[test]
+fn an_archived_session_s_title_is_its_first_prompt_past_the_head() {
+    let user = |content: &str| {
+        json!({"type": "user", "sessionId": ID, "cwd": "/w",
+            "message": {"role": "user", "content": content}})
+        .to_string()
+    };
+    let blob = |n: usize| {
+        json!({"type": "api-request-blob", "sessionId": ID,
+            "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+        .to_string()
+    };
+    let text = [
+        user("<bash-input>ls</bash-input>"),
+        user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"),
+        blob(100_000),
+        user("what did it print"),
+        blob(150_000),
+        user("later"),
+        json!({"type": "last-prompt", "lastPrompt": "later"}).to_string(),
+    ]
+    .join("\n")
+        + "\n";
+    let (_d, path, packed) = archived(&text);
+    let live = crate::store::info::session_info(&path, ID).unwrap();
+    assert_eq!(live.title, "what did it print");
+    let kept = crate::store::info::session_info(&packed, ID).unwrap();
+    assert!(kept.from_archive);
+    assert_eq!(kept.title, "what did it print");
+}

@@ -14,12 +14,31 @@ use std::path::PathBuf;
 pub(super) const MAX_FOLDER_NAME: usize = 200;
 
 /// The Claude configuration folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+/// A relative `$CLAUDE_CONFIG_DIR` is [`StoreError::RelativeConfigDir`]
+/// (resolved against the working directory, it would be another folder
+/// wherever the program runs); with no `HOME`, or a relative one,
+/// [`StoreError::NoConfigDir`].
 pub fn default_config_dir() -> StoreResult<PathBuf> {
-    if let Some(dir) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(dir));
+    config_dir_in(
+        std::env::var_os("CLAUDE_CONFIG_DIR"),
+        std::env::var_os("HOME"),
+    )
+}
+
+/// [`default_config_dir`] given `CLAUDE_CONFIG_DIR` and `HOME`.
+fn config_dir_in(
+    config_dir: Option<std::ffi::OsString>,
+    home: Option<std::ffi::OsString>,
+) -> StoreResult<PathBuf> {
+    if let Some(dir) = config_dir.filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        if dir.is_relative() {
+            return Err(StoreError::RelativeConfigDir(dir));
+        }
+        return Ok(dir);
     }
-    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
-        Some(home) => Ok(PathBuf::from(home).join(".claude")),
+    match home.map(PathBuf::from).filter(|h| h.is_absolute()) {
+        Some(home) => Ok(home.join(".claude")),
         None => Err(StoreError::NoConfigDir),
     }
 }
@@ -123,6 +142,30 @@ fn base36(mut n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
+
+    /// A relative `CLAUDE_CONFIG_DIR` (or `HOME`) names no folder: read
+    /// against the working directory, it would be a project's own.
+    #[test]
+    fn a_relative_config_dir_is_refused() {
+        let os = |s: &str| Some(std::ffi::OsString::from(s));
+        assert!(matches!(
+            config_dir_in(os("rel/cfg"), os("/home/me")),
+            Err(StoreError::RelativeConfigDir(p)) if p == Path::new("rel/cfg")
+        ));
+        assert!(matches!(
+            config_dir_in(None, os("home/me")),
+            Err(StoreError::NoConfigDir)
+        ));
+        assert_eq!(
+            config_dir_in(os("/c"), os("home")).unwrap(),
+            Path::new("/c")
+        );
+        assert_eq!(
+            config_dir_in(os(""), os("/home/me")).unwrap(),
+            Path::new("/home/me/.claude")
+        );
+    }
 
     #[test]
     fn short_paths_are_sanitized() {

@@ -509,32 +509,28 @@ pub(crate) fn is_tool_result_line(line: &str) -> bool {
         && super::usage_skim::is_tool_result(super::lines::entry_str(line).as_bytes())
 }
 
-/// The first prompt a person typed as a prompt, for a title: not a `!`
-/// command (`<bash-input>`), a slash command or a note of the CLI's.
+/// The first prompt a person typed as a prompt, for a title: the first
+/// entry the full read calls a prompt ([`Entry::prompt`](super::Entry::prompt)),
+/// shown: not a `!` command alone, a slash command, a note of the CLI's,
+/// a meta entry, a compaction summary or a side chain's entry; a user
+/// entry's text blocks read joined, as the full read reads them; an entry
+/// found however its JSON is written (spaces, escapes, keys in any order).
 pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
-    for v in user_entries(head) {
-        let texts = user_texts(&v);
-        if texts.iter().any(|t| t.trim_start().starts_with("<bash-")) {
-            // claudio's chat sends a `!` command's run in front of the
-            // next prompt, in one entry: what follows the run is a prompt
-            // typed as one (as `Entry::prompt` reads it)
-            let typed = texts
-                .iter()
-                .map(|t| super::chain::split_shell(t).1)
-                .find(|rest| !rest.trim().is_empty());
-            if let Some(rest) = typed {
-                let entry = serde_json::json!({"type": "user", "message": {"content": rest}});
-                if let Some(p) = prompt_text_as(&entry, None) {
-                    return Some(p);
-                }
+    head.split('\n')
+        // any line that may be a user entry: its type, or an escape
+        .filter(|line| (has(line, "user") || has(line, "\\u")) && !is_tool_result_line(line))
+        .filter_map(|line| {
+            crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line)).ok()
+        })
+        .filter(|v| v.get("type").and_then(Value::as_str) == Some("user"))
+        .filter_map(|value| {
+            super::chain::Entry {
+                raw: String::new(),
+                value,
             }
-            continue;
-        }
-        if let Some(p) = prompt_text_as(&v, None) {
-            return Some(p);
-        }
-    }
-    None
+            .prompt()
+        })
+        .find_map(|p| shown_text(&p))
 }
 
 /// The texts of a user entry's message (its string, or its text blocks);
@@ -564,7 +560,7 @@ fn user_texts(entry: &Value) -> Vec<&str> {
 
 /// A text as a listing shows it: pasted-content wrappers removed, newlines
 /// as spaces, trimmed, cut to 200 UTF-16 units plus `…`; `None` when empty.
-fn shown_text(t: &str) -> Option<String> {
+pub(crate) fn shown_text(t: &str) -> Option<String> {
     let joined = unwrap_pasted(t).replace('\n', " ");
     let c = js_trim(&joined);
     if c.is_empty() {
@@ -977,6 +973,87 @@ mod tests {
             "fix it",
         ] {
             title_agrees(text);
+        }
+    }
+
+    /// The full read's title of `head`: the first entry
+    /// [`Entry::prompt`](crate::store::Entry::prompt) calls a prompt, shown.
+    fn full_title(head: &str) -> Option<String> {
+        head.lines()
+            .filter_map(|l| crate::store::Entry::parse(l).ok())
+            .filter_map(|e| e.prompt())
+            .find_map(|p| shown_text(&p))
+    }
+
+    /// A user entry the full read calls no prompt is no title either: one
+    /// on a side chain (an older CLI wrote a sub-agent's entries in the
+    /// session's own file), or flagged meta or a compaction summary with
+    /// its flag spaced as JSON allows, whether or not a `!` command's
+    /// output leads it.
+    #[test]
+    fn a_title_skips_what_the_full_read_skips() {
+        for flag in [
+            r#""isSidechain":true"#,
+            r#""isSidechain" : true"#,
+            r#""isMeta" : true"#,
+            r#""isMeta":true"#,
+            r#""isCompactSummary" : true"#,
+        ] {
+            for text in ["why", "<bash-stdout>a</bash-stdout>\n\nwhy"] {
+                let first = format!(
+                    r#"{{"type":"user",{flag},"message":{{"content":{}}}}}"#,
+                    json!(text)
+                );
+                let later = json!({"type": "user", "message": {"content": "later"}});
+                let head = [first, later.to_string()].join("\n");
+                let full = full_title(&head);
+                assert_eq!(full.as_deref(), Some("later"), "{head}");
+                assert_eq!(first_real_prompt(&head), full, "{head}");
+            }
+        }
+    }
+
+    /// A prompt written as JSON may write it (a space before a colon, a
+    /// `\u` escape in its type, keys in another order) is the title, as the
+    /// full read finds it.
+    #[test]
+    fn a_title_written_as_json_allows_is_the_full_read_s() {
+        for first in [
+            r#"{"type" : "user","message":{"content":"why"}}"#,
+            r#"{"type":"\u0075ser","message":{"content":"why"}}"#,
+            r#"{"message":{"content":"why"},"type":"user"}"#,
+            r#"{"type":"user","isMeta":false,"message":{"content":"why"}}"#,
+        ] {
+            let later = json!({"type": "user", "message": {"content": "later"}});
+            let head = [first.to_owned(), later.to_string()].join("\n");
+            let full = full_title(&head);
+            assert_eq!(full.as_deref(), Some("why"), "{head}");
+            assert_eq!(first_real_prompt(&head), full, "{head}");
+        }
+    }
+
+    /// A user entry of several text blocks: the title reads it as the full
+    /// read does (its texts joined), a note's block before a prompt's too.
+    #[test]
+    fn a_title_of_several_blocks_is_the_full_read_s() {
+        for texts in [
+            ["<system-reminder>x</system-reminder>", "why"],
+            ["", "why"],
+            ["why", "<system-reminder>x</system-reminder>"],
+            ["<bash-stdout>a</bash-stdout>", "why"],
+            ["<bash-input>ls</bash-input>", "why"],
+            ["[Request interrupted by user]", "why"],
+        ] {
+            let blocks: Vec<Value> = texts
+                .iter()
+                .map(|t| json!({"type": "text", "text": t}))
+                .collect();
+            let head = [
+                json!({"type": "user", "message": {"content": blocks}}).to_string(),
+                json!({"type": "user", "message": {"content": "later"}}).to_string(),
+            ]
+            .join("\n");
+            assert_eq!(first_real_prompt(&head), full_title(&head), "{texts:?}");
         }
     }
 

@@ -112,6 +112,15 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
     let decision = match answer.behavior.as_str() {
         "allow" => match answer.updated_permissions {
             Some(Value::Array(u)) if !u.is_empty() => {
+                // only what the deck offers for this very request (the
+                // CLI's own suggestions, a plan's mode), never wider: else
+                // the TUI asks
+                let req = crate::cli::requests::publish::as_tool_request(&request.input)?;
+                let updates: Vec<claudio::PermissionUpdate> =
+                    serde_json::from_value(Value::Array(u.clone())).ok()?;
+                if !crate::cli::requests::publish::offered_updates(&updates, &req) {
+                    return None;
+                }
                 json!({ "behavior": "allow", "updatedPermissions": u })
             }
             _ => json!({ "behavior": "allow" }),
@@ -306,6 +315,64 @@ mod tests {
         );
     }
 
+    /// A TUI's request the CLI suggested a rule for.
+    const SUGGESTED: &str = r#"{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls -l"},"permission_suggestions":[{"type":"addRules","behavior":"allow","rules":[{"toolName":"Bash","ruleContent":"ls *"}],"destination":"localSettings"}]}"#;
+
+    /// An allow whose permission updates are not what the deck offers for
+    /// the request (a rule wider than the CLI's suggestion, one it never
+    /// suggested, a mode for a request that is no plan) is passed on to
+    /// nobody: the hook prints nothing and the TUI asks. What the deck's
+    /// `a`, `p` and `u` give is passed on.
+    #[test]
+    fn an_allow_wider_than_the_cli_suggested_is_not_passed_on() {
+        let wider = json!([{"type": "addRules", "behavior": "allow",
+            "rules": [{"toolName": "Bash"}], "destination": "userSettings"}]);
+        let other = json!([{"type": "addRules", "behavior": "allow",
+            "rules": [{"toolName": "Bash", "ruleContent": "rm *"}], "destination": "session"}]);
+        let mode =
+            json!([{"type": "setMode", "mode": "bypassPermissions", "destination": "session"}]);
+        for (input, updates) in [
+            (SUGGESTED, wider.clone()),
+            (SUGGESTED, other),
+            (SUGGESTED, mode),
+            (INPUT, wider),
+        ] {
+            let u = updates.clone();
+            let (_d, p, t) = deck_answering(move |_| {
+                Some(Answer {
+                    token: String::new(),
+                    behavior: "allow".into(),
+                    message: None,
+                    updated_permissions: Some(u),
+                    updated_input: None,
+                    interrupt: false,
+                })
+            });
+            assert_eq!(decide(&p, input.as_bytes(), WAIT), None, "{updates}");
+            t.join().unwrap();
+        }
+        let req = crate::cli::requests::publish::as_tool_request(
+            &serde_json::from_str(SUGGESTED).unwrap(),
+        )
+        .unwrap();
+        for d in [
+            crate::cli::requests::tool::Decision::AllowSession,
+            crate::cli::requests::tool::Decision::AllowProject,
+            crate::cli::requests::tool::Decision::AllowUser,
+        ] {
+            let answer = crate::cli::commands::deck::full::hook_answer(&d.result(&req));
+            let updates = answer.updated_permissions.clone().unwrap();
+            let (_d, p, t) = deck_answering(move |_| Some(answer));
+            let out: Value =
+                serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
+            t.join().unwrap();
+            assert_eq!(
+                out["hookSpecificOutput"]["decision"],
+                json!({"behavior": "allow", "updatedPermissions": updates})
+            );
+        }
+    }
+
     #[test]
     fn an_allow_carries_the_chosen_permission_updates() {
         let updates = json!([{"type": "addRules", "behavior": "allow",
@@ -322,7 +389,7 @@ mod tests {
             })
         });
         let out: Value =
-            serde_json::from_str(&decide(&p, INPUT.as_bytes(), WAIT).unwrap()).unwrap();
+            serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
         t.join().unwrap();
         assert_eq!(
             out["hookSpecificOutput"]["decision"],
