@@ -417,29 +417,8 @@ mod tests {
     /// character the terminals dispute is written.
     #[test]
     fn a_listing_s_columns_line_up_whatever_its_titles_hold() {
-        let titles = [
-            "alpha\u{ad}beta soft\u{ad}hyphen",
-            "family 👨\u{200d}👩\u{200d}👧 zwj",
-            "heart ❤\u{fe0f} and ☺\u{fe0e}",
-            "e\u{301}clair combining",
-            "ｗｉｄｅ 漢字",
-            "new \u{1fae8}\u{1fa77}\u{1f6dc} emoji",
-            "skin 👍🏽 tone",
-            "\u{3164}filler \u{2630} trigram",
-            "±α① ambiguous",
-            "new marks \u{1b35}\u{1715} \u{11f00}",
-            "plain words",
-        ];
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("projects/-work-proj");
-        std::fs::create_dir_all(&folder).unwrap();
-        for (i, title) in titles.iter().enumerate() {
-            let id = format!("{i:08}-0000-4000-8000-000000000000");
-            let line = serde_json::json!({"type":"user","uuid":format!("{i:08}-1111-4000-8000-000000000000"),
-                "parentUuid":null,"sessionId":id,"cwd":"/work/proj","gitBranch":format!("br{i}"),
-                "timestamp":"2026-01-01T10:00:00.000Z","message":{"role":"user","content":title}});
-            std::fs::write(folder.join(format!("{id}.jsonl")), format!("{line}\n")).unwrap();
-        }
+        let titles = super::super::testing::HARD_TITLES;
+        let dir = super::super::testing::titled_store(&titles, "2026-01-01T10:00:00.000Z");
         // each row of a screen as (column, text) cells; where a word starts,
         // where the last text ends
         type Row = Vec<(usize, String)>;

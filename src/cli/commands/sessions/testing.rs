@@ -186,3 +186,48 @@ pub(crate) fn fixture_transcripts() -> Vec<std::path::PathBuf> {
     );
     files
 }
+
+/// Titles holding what terminals count otherwise than claudio (threats.md
+/// class 11): soft hyphens, a ZWJ sequence, variation selectors, a skin
+/// tone, a Hangul filler, combining and new marks, new emoji, wide and
+/// ambiguous characters; and a plain one.
+pub(super) const HARD_TITLES: [&str; 11] = [
+    "alpha\u{ad}beta soft\u{ad}hyphen",
+    "family 👨\u{200d}👩\u{200d}👧 zwj",
+    "heart ❤\u{fe0f} and ☺\u{fe0e}",
+    "e\u{301}clair combining",
+    "ｗｉｄｅ 漢字",
+    "new \u{1fae8}\u{1fa77}\u{1f6dc} emoji",
+    "skin 👍🏽 tone",
+    "\u{3164}filler \u{2630} trigram",
+    "±α① ambiguous",
+    "new marks \u{1b35}\u{1715} \u{11f00}",
+    "plain words",
+];
+
+/// A store of one session a title in /work/proj, the `i`th
+/// `{i:08}-0000-4000-8000-000000000000` on branch `br{i}`: its prompt at
+/// `at` (an ISO time) and an API response a second later, 600 × (i + 1)
+/// input tokens of Sonnet.
+pub(super) fn titled_store(titles: &[&str], at: &str) -> tempfile::TempDir {
+    own_cache();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("projects/-work-proj");
+    std::fs::create_dir_all(&folder).unwrap();
+    let then = claudio::store::parse_iso_millis(at).expect("an ISO time") + 1000;
+    for (i, title) in titles.iter().enumerate() {
+        let id = format!("{i:08}-0000-4000-8000-000000000000");
+        let lines = [
+            json!({"type":"user","uuid":format!("{i:08}-1111-4000-8000-000000000000"),
+                "parentUuid":null,"sessionId":id,"cwd":"/work/proj","gitBranch":format!("br{i}"),
+                "timestamp":at,"message":{"role":"user","content":title}}),
+            json!({"type":"assistant","requestId":format!("r{i}"),"sessionId":id,
+                "timestamp":claudio::store::format_iso_millis(then),"cwd":"/work/proj",
+                "message":{"id":format!("m{i}"),"model":"claude-sonnet-4-5",
+                "usage":{"input_tokens":600 * (i + 1),"output_tokens":0}}}),
+        ];
+        let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+        std::fs::write(folder.join(format!("{id}.jsonl")), text.join("\n") + "\n").unwrap();
+    }
+    dir
+}

@@ -893,32 +893,8 @@ fn the_report_on_many_threads_is_the_one_thread_report() {
 /// no character the terminals dispute is written.
 #[test]
 fn by_session_on_a_terminal_the_figures_line_up_whatever_the_titles_hold() {
-    crate::cli::commands::sessions::testing::own_cache();
-    let titles = [
-        "alpha\u{ad}beta soft\u{ad}hyphen",
-        "family 👨\u{200d}👩\u{200d}👧 zwj",
-        "heart ❤\u{fe0f} skin 👍🏽",
-        "\u{3164}filler \u{2630} trigram",
-        "new \u{1fae8}\u{1fa77} emoji",
-        "new marks \u{1b35}\u{1715} \u{11f00}",
-        "plain words",
-    ];
-    let d = tempfile::tempdir().unwrap();
-    let folder = d.path().join("projects/-work-proj");
-    std::fs::create_dir_all(&folder).unwrap();
-    for (i, title) in titles.iter().enumerate() {
-        let id = format!("{i:08}-0000-4000-8000-000000000000");
-        let lines = [
-            serde_json::json!({"type":"user","uuid":format!("{i:08}-1111-4000-8000-000000000000"),
-                "parentUuid":null,"sessionId":id,"cwd":"/work/proj","timestamp":"2027-01-15T06:00:00.000Z",
-                "message":{"role":"user","content":title}}),
-            serde_json::json!({"type":"assistant","requestId":format!("r{i}"),"sessionId":id,
-                "timestamp":"2027-01-15T06:00:01.000Z","cwd":"/work/proj","message":{"id":format!("m{i}"),
-                "model":"claude-sonnet-4-5","usage":{"input_tokens":600 * (i + 1),"output_tokens":0}}}),
-        ];
-        let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        std::fs::write(folder.join(format!("{id}.jsonl")), text.join("\n") + "\n").unwrap();
-    }
+    let titles = super::super::testing::HARD_TITLES;
+    let d = super::super::testing::titled_store(&titles, "2027-01-15T06:00:00.000Z");
     let cols = 120u16;
     let r = super::super::testing::run_args_sized(
         &[
