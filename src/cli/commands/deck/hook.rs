@@ -338,16 +338,7 @@ mod tests {
             (INPUT, wider),
         ] {
             let u = updates.clone();
-            let (_d, p, t) = deck_answering(move |_| {
-                Some(Answer {
-                    token: String::new(),
-                    behavior: "allow".into(),
-                    message: None,
-                    updated_permissions: Some(u),
-                    updated_input: None,
-                    interrupt: false,
-                })
-            });
+            let (_d, p, t) = deck_answering(move |_| Some(allow_with(u.clone())));
             assert_eq!(decide(&p, input.as_bytes(), WAIT), None, "{updates}");
             t.join().unwrap();
         }
@@ -373,21 +364,24 @@ mod tests {
         }
     }
 
+    /// The deck's allow, carrying `updates`.
+    fn allow_with(updates: Value) -> Answer {
+        Answer {
+            token: String::new(),
+            behavior: "allow".into(),
+            message: None,
+            updated_permissions: Some(updates),
+            updated_input: None,
+            interrupt: false,
+        }
+    }
+
     #[test]
     fn an_allow_carries_the_chosen_permission_updates() {
         let updates = json!([{"type": "addRules", "behavior": "allow",
             "rules": [{"toolName": "Bash", "ruleContent": "ls *"}], "destination": "session"}]);
         let u2 = updates.clone();
-        let (_d, p, t) = deck_answering(move |_| {
-            Some(Answer {
-                token: String::new(),
-                behavior: "allow".into(),
-                message: None,
-                updated_permissions: Some(u2),
-                updated_input: None,
-                interrupt: false,
-            })
-        });
+        let (_d, p, t) = deck_answering(move |_| Some(allow_with(u2.clone())));
         let out: Value =
             serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
         t.join().unwrap();

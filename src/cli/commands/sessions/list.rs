@@ -462,13 +462,7 @@ mod tests {
             );
             r.outcome.unwrap();
             let out = r.out.text();
-            let bad: Vec<char> = out
-                .chars()
-                .filter(|&c| crate::cli::term::wrap::disputed(c))
-                .collect();
-            assert!(bad.is_empty(), "{bad:?} written");
-            let mut screen = vt100::Parser::new(40, cols, 0);
-            screen.process(out.replace('\n', "\r\n").as_bytes());
+            let screen = super::super::testing::drawn_undisputed(&out, cols);
             let screen = screen.screen();
             let rows: Vec<Row> = (0..40)
                 .map(|r| {

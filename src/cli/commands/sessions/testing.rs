@@ -231,3 +231,16 @@ pub(super) fn titled_store(titles: &[&str], at: &str) -> tempfile::TempDir {
     }
     dir
 }
+
+/// `out` drawn on a terminal 40 rows high and `cols` wide (vt100), once it
+/// is checked to hold no character terminals dispute.
+pub(super) fn drawn_undisputed(out: &str, cols: u16) -> vt100::Parser {
+    let bad: Vec<char> = out
+        .chars()
+        .filter(|&c| crate::cli::term::wrap::disputed(c))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} written");
+    let mut screen = vt100::Parser::new(40, cols, 0);
+    screen.process(out.replace('\n', "\r\n").as_bytes());
+    screen
+}
