@@ -762,3 +762,23 @@ fn doctor_says_which_status_line_the_settings_run() {
         );
     }
 }
+
+/// `cargo run` from the checkout runs `claudio` (README's one command to
+/// build and run it): with a second program in the package, cargo needs
+/// the manifest to say which.
+#[test]
+fn cargo_run_runs_claudio_beside_the_status_line_s_program() {
+    let manifest: toml::Table =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+    let bins: Vec<&str> = manifest["bin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(bins, ["claudio", "claudio-statusline"]);
+    assert_eq!(manifest["package"]["default-run"].as_str(), Some("claudio"));
+}
