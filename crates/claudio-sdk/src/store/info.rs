@@ -1201,8 +1201,7 @@ mod tests {
             .split(|&b| b == b'\n')
             .filter_map(|l| std::str::from_utf8(l).ok())
             .filter_map(|l| crate::store::Entry::parse(l).ok())
-            .filter_map(|e| e.prompt())
-            .find_map(|p| crate::store::scan::shown_text(&p))
+            .find_map(|e| crate::store::scan::title_of(&e))
     }
 
     /// A claude TUI session that began with a `!` command, its first prompt

@@ -57,8 +57,9 @@ const FILE_NAME: &str = "list-index";
 /// from the file's start when the head holds none, not from the tail of a
 /// file its two ends hold, in an archived file too, and is the first entry
 /// the full read calls a prompt: not a side chain's, its text blocks
-/// joined, however its JSON is written).
-const VERSION: u32 = 9;
+/// joined, however its JSON is written; 10 since a prompt of several text
+/// blocks is titled by its first that is a prompt on its own).
+const VERSION: u32 = 10;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

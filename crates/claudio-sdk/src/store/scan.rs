@@ -523,14 +523,49 @@ pub(crate) fn first_real_prompt(head: &str) -> Option<String> {
             crate::protocol::from_str_lenient::<Value>(super::lines::entry_str(line)).ok()
         })
         .filter(|v| v.get("type").and_then(Value::as_str) == Some("user"))
-        .filter_map(|value| {
+        .find_map(|value| {
+            title_of(&super::chain::Entry {
+                raw: String::new(),
+                value,
+            })
+        })
+}
+
+/// A session's title from `entry`, when the full read calls it a prompt
+/// ([`Entry::prompt`](super::Entry::prompt)), shown. A prompt of several
+/// text blocks is titled by its first block that is a prompt on its own:
+/// what the person typed, before what came with it (`git diff | claudio
+/// ask "review this"` sends the prompt, then the diff), as the SDK and the
+/// CLI's own `lastPrompt` title it.
+pub(crate) fn title_of(entry: &super::chain::Entry) -> Option<String> {
+    let whole = entry.prompt()?;
+    let blocks = entry
+        .value
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .map(|b| {
+            b.iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    if blocks.len() > 1 {
+        let first = blocks.iter().find_map(|block| {
+            let mut value = entry.value.clone();
+            value["message"]["content"] = Value::Array(vec![(*block).clone()]);
             super::chain::Entry {
                 raw: String::new(),
                 value,
             }
             .prompt()
-        })
-        .find_map(|p| shown_text(&p))
+            .and_then(|p| shown_text(&p))
+        });
+        if first.is_some() {
+            return first;
+        }
+    }
+    shown_text(&whole)
 }
 
 /// The texts of a user entry's message (its string, or its text blocks);
@@ -935,11 +970,7 @@ mod tests {
                 json!({"type": "user", "message": {"content": "later"}}).to_string(),
             ]
             .join("\n");
-            let full = head
-                .lines()
-                .filter_map(|l| crate::store::Entry::parse(l).ok())
-                .filter_map(|e| e.prompt())
-                .find_map(|p| shown_text(&p));
+            let full = full_title(&head);
             assert_eq!(first_real_prompt(&head), full, "{content}");
         }
     }
@@ -981,8 +1012,7 @@ mod tests {
     fn full_title(head: &str) -> Option<String> {
         head.lines()
             .filter_map(|l| crate::store::Entry::parse(l).ok())
-            .filter_map(|e| e.prompt())
-            .find_map(|p| shown_text(&p))
+            .find_map(|e| title_of(&e))
     }
 
     /// A user entry the full read calls no prompt is no title either: one
@@ -1032,10 +1062,35 @@ mod tests {
         }
     }
 
-    /// A user entry of several text blocks: the title reads it as the full
-    /// read does (its texts joined), a note's block before a prompt's too.
+    /// A user entry of several text blocks: the title finds the entry as
+    /// the full read does (a note's block before a prompt's makes the whole
+    /// entry a note), and titles a prompt by its first block that is one on
+    /// its own: `git diff | claudio ask "review this"` is titled `review
+    /// this`, as the CLI's own `lastPrompt` says, not the prompt and the
+    /// diff run together.
     #[test]
     fn a_title_of_several_blocks_is_the_full_read_s() {
+        let titled = |texts: &[&str]| {
+            let blocks: Vec<Value> = texts
+                .iter()
+                .map(|t| json!({"type": "text", "text": t}))
+                .collect();
+            let head = [
+                json!({"type": "user", "message": {"content": blocks}}).to_string(),
+                json!({"type": "user", "message": {"content": "later"}}).to_string(),
+            ]
+            .join("\n");
+            first_real_prompt(&head)
+        };
+        assert_eq!(
+            titled(&["review this", "diff --git a/x.rs b/x.rs\n-old\n+new\n"]).as_deref(),
+            Some("review this")
+        );
+        assert_eq!(
+            titled(&["why", "<system-reminder>x</system-reminder>"]).as_deref(),
+            Some("why")
+        );
+        assert_eq!(titled(&["", "why"]).as_deref(), Some("why"));
         for texts in [
             ["<system-reminder>x</system-reminder>", "why"],
             ["", "why"],
@@ -1043,6 +1098,7 @@ mod tests {
             ["<bash-stdout>a</bash-stdout>", "why"],
             ["<bash-input>ls</bash-input>", "why"],
             ["[Request interrupted by user]", "why"],
+            ["review this", "diff --git a/x.rs b/x.rs"],
         ] {
             let blocks: Vec<Value> = texts
                 .iter()
