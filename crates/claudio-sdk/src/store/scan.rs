@@ -1070,18 +1070,19 @@ mod tests {
     /// diff run together.
     #[test]
     fn a_title_of_several_blocks_is_the_full_read_s() {
-        let titled = |texts: &[&str]| {
+        // a prompt of these text blocks, then a later one
+        let head = |texts: &[&str]| {
             let blocks: Vec<Value> = texts
                 .iter()
                 .map(|t| json!({"type": "text", "text": t}))
                 .collect();
-            let head = [
+            [
                 json!({"type": "user", "message": {"content": blocks}}).to_string(),
                 json!({"type": "user", "message": {"content": "later"}}).to_string(),
             ]
-            .join("\n");
-            first_real_prompt(&head)
+            .join("\n")
         };
+        let titled = |texts: &[&str]| first_real_prompt(&head(texts));
         assert_eq!(
             titled(&["review this", "diff --git a/x.rs b/x.rs\n-old\n+new\n"]).as_deref(),
             Some("review this")
@@ -1100,15 +1101,7 @@ mod tests {
             ["[Request interrupted by user]", "why"],
             ["review this", "diff --git a/x.rs b/x.rs"],
         ] {
-            let blocks: Vec<Value> = texts
-                .iter()
-                .map(|t| json!({"type": "text", "text": t}))
-                .collect();
-            let head = [
-                json!({"type": "user", "message": {"content": blocks}}).to_string(),
-                json!({"type": "user", "message": {"content": "later"}}).to_string(),
-            ]
-            .join("\n");
+            let head = head(&texts);
             assert_eq!(first_real_prompt(&head), full_title(&head), "{texts:?}");
         }
     }
