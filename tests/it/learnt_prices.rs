@@ -154,16 +154,8 @@ fn the_status_line_prices_today_at_what_the_whole_store_teaches() {
         "model": {"id": "claude-opus-5-5", "display_name": "Opus 5.5"},
         "cost": {"total_cost_usd": 14.0}});
     let today = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
-        c.args(["statusline", "--format", "{today_cost} today"])
-            .env("CLAUDE_CONFIG_DIR", d.path())
-            .env("XDG_CONFIG_HOME", d.path().join("xdg"))
-            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
-            .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
-            .env("TZ", "UTC")
-            .env("NO_COLOR", "1")
-            .env_remove("CLAUDIO_CONFIG")
-            .env_remove("TERM");
+        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), d.path());
+        c.args(["statusline", "--format", "{today_cost} today"]);
         let o = crate::common::run(c, Some(input.to_string().as_bytes()));
         assert!(o.status.success(), "{o:?}");
         String::from_utf8(o.stdout).unwrap()

@@ -133,26 +133,16 @@ impl World {
     }
 
     fn claudio(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
-        c.arg("statusline");
-        self.with_env(c, args)
+        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), self.dir.path());
+        c.arg("statusline").args(args);
+        c
     }
 
     /// `claudio-statusline`, the status line as a program of its own.
     fn program(&self, args: &[&str]) -> Command {
-        self.with_env(Command::new(env!("CARGO_BIN_EXE_claudio-statusline")), args)
-    }
-
-    fn with_env(&self, mut c: Command, args: &[&str]) -> Command {
-        c.args(args)
-            .env("CLAUDE_CONFIG_DIR", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
-            .env("CLAUDIO_ARCHIVE_DIR", self.dir.path().join("archive"))
-            .env("CLAUDIO_CACHE_DIR", self.dir.path().join("cache"))
-            .env("TZ", "UTC")
-            .env("NO_COLOR", "1")
-            .env_remove("CLAUDIO_CONFIG")
-            .env_remove("TERM");
+        let program = env!("CARGO_BIN_EXE_claudio-statusline");
+        let mut c = crate::common::over_store(program, self.dir.path());
+        c.args(args);
         c
     }
 }
@@ -546,7 +536,7 @@ fn statusline_keeps_what_it_found_and_sees_a_running_sessions_response_at_once()
             Some(w.input().to_string().as_bytes()),
         );
         assert_eq!(stdout(&o), line("$3.00"), "{}", stderr(&o));
-        assert!(config.join("cache/recent-usage").is_file());
+        assert!(config.join(".claudio-cache/recent-usage").is_file());
         // the running session answers today: a million input tokens, $3
         let yesterday = config.join(format!("projects/-work/{YESTERDAY}.jsonl"));
         let mut f = std::fs::OpenOptions::new()
@@ -744,15 +734,10 @@ fn doctor_says_which_status_line_the_settings_run() {
             json!({"statusLine": {"type": "command", "command": command}}).to_string(),
         )
         .unwrap();
-        let mut c = Command::new(env!("CARGO_BIN_EXE_claudio"));
+        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
         c.args(["doctor", "--color", "never"])
-            .env("CLAUDE_CONFIG_DIR", w.dir.path())
-            .env("XDG_CONFIG_HOME", w.dir.path().join("xdg"))
-            .env("CLAUDIO_ARCHIVE_DIR", w.dir.path().join("archive"))
-            .env("CLAUDIO_CACHE_DIR", w.dir.path().join("cache"))
             .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
-            .env("PATH", path)
-            .env_remove("CLAUDIO_CONFIG");
+            .env("PATH", path);
         let o = run(c, None);
         let out = stdout(&o);
         assert!(

@@ -605,15 +605,8 @@ fn the_status_line_s_today_and_window_are_the_usage_report_s() {
                 "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
                 "workspace": {"current_dir": d.path(), "project_dir": d.path()},
                 "cost": {"total_cost_usd": 1.0}});
-            let mut line = Command::new(env!("CARGO_BIN_EXE_claudio"));
-            line.args(["statusline", "--format", "{today_cost}|{block_cost}|"])
-                .env("CLAUDE_CONFIG_DIR", d.path())
-                .env("XDG_CONFIG_HOME", d.path().join("xdg"))
-                .env("CLAUDIO_CACHE_DIR", d.path().join(".claudio-cache"))
-                .env("CLAUDIO_ARCHIVE_DIR", d.path().join(".claudio-archive"))
-                .env("TZ", "UTC")
-                .env("NO_COLOR", "1")
-                .env_remove("CLAUDIO_CONFIG");
+            let mut line = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), d.path());
+            line.args(["statusline", "--format", "{today_cost}|{block_cost}|"]);
             let o = crate::common::run(line, Some(input.to_string().as_bytes()));
             assert!(o.status.success(), "{o:?}");
             let by_day = usage(d.path(), "day");

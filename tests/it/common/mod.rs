@@ -189,6 +189,23 @@ pub fn claudio(fake: &Fake) -> std::process::Command {
     c
 }
 
+/// `program` over the store `dir` as the tests run it: `dir` its Claude
+/// folder (`CLAUDE_CONFIG_DIR`), claudio's config, cache and archive
+/// folders inside it (`xdg`, `.claudio-cache`, `.claudio-archive`), UTC,
+/// no colours, no config file named, no terminal type.
+pub fn over_store(program: &str, dir: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(program);
+    c.env("CLAUDE_CONFIG_DIR", dir)
+        .env("XDG_CONFIG_HOME", dir.join("xdg"))
+        .env("CLAUDIO_CACHE_DIR", dir.join(".claudio-cache"))
+        .env("CLAUDIO_ARCHIVE_DIR", dir.join(".claudio-archive"))
+        .env("TZ", "UTC")
+        .env("NO_COLOR", "1")
+        .env_remove("CLAUDIO_CONFIG")
+        .env_remove("TERM");
+    c
+}
+
 /// Run `cmd` to its end, feeding it `stdin` (or nothing), capturing both
 /// outputs.
 pub fn run(mut cmd: std::process::Command, stdin: Option<&[u8]>) -> std::process::Output {
