@@ -5,7 +5,6 @@
 
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
 
 const TAUGHT: &str = "aaaaaaaa-1111-4111-8111-111111111111";
 const OPEN: &str = "bbbbbbbb-2222-4222-8222-222222222222";
@@ -58,18 +57,7 @@ fn store() -> tempfile::TempDir {
 }
 
 fn claudio(d: &Path, args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_claudio"))
-        .args(["sessions", "--config-dir"])
-        .arg(d)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("TZ", "UTC")
-        .env("CLAUDIO_CACHE_DIR", d.join(".claudio-cache"))
-        .env("CLAUDIO_ARCHIVE_DIR", d.join(".claudio-archive"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    String::from_utf8(o.stdout).unwrap()
+    String::from_utf8(crate::common::sessions_in(d, args)).unwrap()
 }
 
 /// `sessions usage` of /work/b alone, `list -l` and `list --json --usage`

@@ -24,7 +24,6 @@
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
 const H: i64 = 3_600_000;
@@ -381,18 +380,8 @@ fn rows(added: &[Added], by: &str) -> BTreeMap<String, (Counts, u64)> {
 }
 
 fn usage(d: &Path, by: &str) -> Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_claudio"))
-        .args(["sessions", "--config-dir"])
-        .arg(d)
-        .args(["usage", "--all", "--by", by, "--json"])
-        .env("NO_COLOR", "1")
-        .env("TZ", "UTC")
-        .env("CLAUDIO_CACHE_DIR", d.join(".claudio-cache"))
-        .env("CLAUDIO_ARCHIVE_DIR", d.join(".claudio-archive"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
-    serde_json::from_slice(&o.stdout).unwrap()
+    let out = crate::common::sessions_in(d, &["usage", "--all", "--by", by, "--json"]);
+    serde_json::from_slice(&out).unwrap()
 }
 
 fn counts(row: &Value) -> Counts {

@@ -206,6 +206,24 @@ pub fn over_store(program: &str, dir: &Path) -> std::process::Command {
     c
 }
 
+/// `claudio sessions --config-dir DIR ARGS` over the test store `dir`, its
+/// cache and archive folders inside it, UTC, no colours: its stdout, once
+/// it exits 0.
+pub fn sessions_in(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(["sessions", "--config-dir"])
+        .arg(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .env("CLAUDIO_CACHE_DIR", dir.join(".claudio-cache"))
+        .env("CLAUDIO_ARCHIVE_DIR", dir.join(".claudio-archive"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    o.stdout
+}
+
 /// Run `cmd` to its end, feeding it `stdin` (or nothing), capturing both
 /// outputs.
 pub fn run(mut cmd: std::process::Command, stdin: Option<&[u8]>) -> std::process::Output {
