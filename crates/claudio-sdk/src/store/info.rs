@@ -159,10 +159,14 @@ pub(crate) fn scan_ends_facts(
     let mut facts = EndsFacts::of(ht);
     facts.read_past_head(path, ht);
     let side_dir = path.with_file_name(session_id);
-    let archived = side
-        .then(|| read_archived(&side_dir))
-        .flatten()
-        .and_then(|a| a.state(ht));
+    let mark = side.then(|| read_archived(&side_dir)).flatten();
+    if mark.is_some_and(|a| a.archived) {
+        // kept with the facts, so the next listing holds the mark
+        // against them without reading the ends again
+        facts.typed_read = true;
+        facts.last_typed_ms = last_typed_ms(ht);
+    }
+    let archived = mark.map(|a| a.still(facts.last_typed_ms));
     let seen = Seen {
         size: ht.size,
         modified_ms: millis_of(ht.modified),
@@ -181,7 +185,7 @@ pub(crate) struct Seen {
 /// The listing entry of a transcript from what its ends said, what lies
 /// beside it (looked at now) and the listing's directory: the same answer
 /// as [`scan_ends`] of the ends the facts were taken from. `archived`: the
-/// archive mark's state ([`archive_state_without_ends`], or read with the
+/// archive mark's state ([`archive_state_kept`], or read with the
 /// ends).
 pub(crate) fn scan_facts(
     path: &Path,
@@ -212,15 +216,20 @@ pub(crate) fn scan_facts(
     }
 }
 
-/// The archive mark's state beside the transcript when it can be told
-/// without the transcript's ends: `Some(None)` no mark, `Some(Some(false))`
-/// a mark of not archived; `None` when the ends must be read (archived:
-/// unless a prompt came after the mark).
-pub(crate) fn archive_state_without_ends(path: &Path, session_id: &str) -> Option<Option<bool>> {
+/// The archive mark's state beside the transcript, told from what the
+/// listing index kept of its ends: `Some(None)` no mark, `Some(Some(_))`
+/// the mark's state; `None` when the ends must be read (a mark that says
+/// archived, and the ends' prompts never read for one: the record was
+/// made before the mark).
+pub(crate) fn archive_state_kept(
+    path: &Path,
+    session_id: &str,
+    facts: &EndsFacts,
+) -> Option<Option<bool>> {
     match read_archived(&path.with_file_name(session_id)) {
         None => Some(None),
         Some(a) if !a.archived => Some(Some(false)),
-        Some(_) => None,
+        Some(a) => facts.typed_read.then(|| Some(a.still(facts.last_typed_ms))),
     }
 }
 
@@ -392,6 +401,14 @@ pub(crate) struct EndsFacts {
     pub cwd: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+    /// Whether the ends were read for the prompts an archive mark is held
+    /// against (when a mark said archived): `last_typed_ms` is then theirs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub typed_read: bool,
+    /// The latest time of a prompt typed in the ends ([`last_typed_ms`]),
+    /// when `typed_read`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_typed_ms: Option<i64>,
 }
 
 fn nonempty(s: Option<String>) -> Option<String> {
@@ -480,6 +497,8 @@ impl EndsFacts {
             git_branch,
             cwd,
             tag,
+            typed_read: false,
+            last_typed_ms: None,
         }
     }
 }
@@ -706,22 +725,30 @@ impl Archived {
         if !self.archived {
             return Some(false);
         }
-        let at = self.at_ms;
-        let later = |text: &str| {
-            text.split('\n').any(|l| {
+        Some(self.still(last_typed_ms(ht)))
+    }
+
+    /// Still archived, the last prompt of the ends typed at `last_typed`
+    /// (milliseconds; [`last_typed_ms`]): unless it came after the mark.
+    fn still(self, last_typed: Option<i64>) -> bool {
+        self.archived && last_typed.is_none_or(|t| t <= self.at_ms)
+    }
+}
+
+/// The latest time of a prompt typed (a person's prompt, or a command
+/// queued while a turn ran) in the ends: what an archive mark is held
+/// against. `None` when the ends hold no such line with a time.
+fn last_typed_ms(ht: Ends<'_>) -> Option<i64> {
+    let latest = |text: &str| {
+        text.split('\n')
+            .filter_map(|l| {
                 if !(l.contains("\"user\"") || l.contains("\"queued_command\""))
                     || super::scan::is_tool_result_line(l)
                 {
-                    return false;
+                    return None;
                 }
                 let l = super::lines::entry_str(l);
-                let Ok(v) = crate::protocol::from_str_lenient::<Value>(l) else {
-                    return false;
-                };
-                let ts = v
-                    .get("timestamp")
-                    .and_then(Value::as_str)
-                    .and_then(parse_iso_millis);
+                let v = crate::protocol::from_str_lenient::<Value>(l).ok()?;
                 let typed = match v.get("type").and_then(Value::as_str) {
                     Some("user") => prompt_text(&v, &mut String::new()).is_some(),
                     Some("attachment") => {
@@ -730,11 +757,20 @@ impl Archived {
                     }
                     _ => false,
                 };
-                typed && ts.is_some_and(|t| t > at)
+                if !typed {
+                    return None;
+                }
+                v.get("timestamp")
+                    .and_then(Value::as_str)
+                    .and_then(parse_iso_millis)
             })
-        };
-        Some(!(later(ht.tail) || (ht.head != ht.tail && later(ht.head))))
+            .max()
+    };
+    let tail = latest(ht.tail);
+    if ht.head == ht.tail {
+        return tail;
     }
+    tail.max(latest(ht.head))
 }
 
 /// The session this one continued in, when that is the last thing it says.

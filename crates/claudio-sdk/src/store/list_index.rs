@@ -20,7 +20,9 @@
 //! are not kept). What lies beside a transcript (a title, the archive
 //! mark) and what the listing's directory decides are looked at anew
 //! each time; an archive mark that says archived, whose answer depends on
-//! the prompts in the ends, has the ends read again.
+//! the prompts in the ends, is held against the latest prompt's time,
+//! kept with the rest once a mark asked for it (a record made before the
+//! mark has the ends read again, once).
 //!
 //! The file is written to a temporary file beside it (mode 0600, in a
 //! folder made 0700) and renamed over the old one, so a reader sees the
@@ -29,8 +31,7 @@
 
 use super::either::with_ends;
 use super::info::{
-    archive_state_without_ends, scan_ends_facts, scan_facts, scan_file, EndsFacts, Project,
-    Scanned, Seen,
+    archive_state_kept, scan_ends_facts, scan_facts, scan_file, EndsFacts, Project, Scanned, Seen,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -267,14 +268,14 @@ pub(crate) fn scan_file_indexed(
     if !before.is_file() {
         return scan_file(path, session_id, project, side);
     }
-    // an archive mark that says archived needs the ends
-    let archived = if side {
-        archive_state_without_ends(path, session_id)
-    } else {
-        Some(None)
-    };
-    if let Some(archived) = archived {
-        if let Some((facts, seen)) = index.get(path, &before) {
+    if let Some((facts, seen)) = index.get(path, &before) {
+        // a mark that says archived is held against the prompts kept
+        let archived = if side {
+            archive_state_kept(path, session_id, facts)
+        } else {
+            Some(None)
+        };
+        if let Some(archived) = archived {
             return scan_facts(path, session_id, facts, seen, project, side, archived);
         }
     }
@@ -375,6 +376,12 @@ mod tests {
             .map(|&(k, n)| line(k, n, next) + "\n")
             .collect();
         std::fs::write(folder.join(format!("{id}.jsonl")), text).unwrap();
+        write_beside(folder, i, s);
+    }
+
+    /// What lies beside session `i`'s transcript, the transcript untouched.
+    fn write_beside(folder: &Path, i: usize, s: &Session) {
+        let id = IDS[i];
         let side = folder.join(id);
         let _ = std::fs::remove_dir_all(&side);
         if s.side_title.is_some() || s.archived.is_some() {
@@ -435,6 +442,7 @@ mod tests {
             sessions in proptest::collection::vec(session(), 1..=4),
             grow in proptest::collection::vec(proptest::option::of((0u8..20, 0u8..9)), 4),
             beside in proptest::collection::vec(session(), 4),
+            marks in proptest::collection::vec(session(), 4),
         ) {
             let dir = tempfile::tempdir().unwrap();
             let projects = dir.path().join("projects");
@@ -465,6 +473,14 @@ mod tests {
             let want = listings(&projects, || None);
             prop_assert_eq!(&listings(&projects, index), &want, "changed");
             prop_assert_eq!(&listings(&projects, index), &want, "changed, warm");
+            // what lies beside changes again, the transcripts untouched (a
+            // mark made or moved over a record kept)
+            for (i, s) in marks.iter().enumerate().take(sessions.len()) {
+                write_beside(&folder, i, s);
+            }
+            let want = listings(&projects, || None);
+            prop_assert_eq!(&listings(&projects, index), &want, "beside");
+            prop_assert_eq!(&listings(&projects, index), &want, "beside, warm");
         }
     }
 
@@ -535,6 +551,59 @@ mod tests {
         save(&file, HashMap::new()).unwrap();
         assert!(!stale.exists());
         assert!(recent.exists() && other.exists() && file.exists());
+    }
+
+    /// A session marked archived is listed from the index too: the mark is
+    /// held against the latest prompt's time kept with the ends' facts, so
+    /// the ends (and a past-head read for the title) are not read again at
+    /// every listing; a record made before the mark is read once more.
+    #[test]
+    fn a_session_marked_archived_is_listed_from_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let projects = dir.path().join("projects");
+        let folder = projects.join("-w-p1");
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = dir.path().join("cache").join(FILE_NAME);
+        let path = folder.join(format!("{}.jsonl", IDS[0]));
+        // a prompt at 2026-11-02T10:00
+        std::fs::write(&path, line(0, 1, IDS[1]) + "\n").unwrap();
+        let mark = |day: u8| {
+            let side = folder.join(IDS[0]);
+            std::fs::create_dir_all(&side).unwrap();
+            std::fs::write(
+                side.join("archived.json"),
+                format!(r#"{{"archived":true,"at":"2026-11-0{day}T12:00:00.000Z"}}"#),
+            )
+            .unwrap();
+        };
+        let list = || {
+            let l = list_candidates_with(
+                all_candidates(&projects, false).unwrap(),
+                &ListOptions::all(),
+                Some(ListIndex::with_racy(file.clone(), 0)),
+            );
+            l.sessions
+                .into_iter()
+                .map(|s| (s.summary, s.archived))
+                .collect::<Vec<_>>()
+        };
+        let tamper = || {
+            let kept = std::fs::read_to_string(&file).unwrap();
+            assert!(kept.contains("\"prompt 1\""), "{kept}");
+            std::fs::write(&file, kept.replace("\"prompt 1\"", "\"from the index\"")).unwrap();
+        };
+        // a record made before the mark: the ends are read once more
+        assert_eq!(list(), [("prompt 1".to_owned(), None)]);
+        tamper();
+        mark(5);
+        assert_eq!(list(), [("prompt 1".to_owned(), Some(true))]);
+        // then the index, for the mark and for a mark moved
+        tamper();
+        assert_eq!(list(), [("from the index".to_owned(), Some(true))]);
+        mark(1);
+        assert_eq!(list(), [("from the index".to_owned(), Some(false))]);
+        mark(2);
+        assert_eq!(list(), [("from the index".to_owned(), Some(true))]);
     }
 
     /// The index is what an unchanged transcript's listing comes from, and
