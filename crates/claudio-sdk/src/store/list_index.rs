@@ -553,18 +553,49 @@ mod tests {
         assert!(recent.exists() && other.exists() && file.exists());
     }
 
+    /// A store of one project folder, its first session's transcript (not
+    /// written yet) and an index file: the listing of it with the index.
+    struct OneSession {
+        _dir: tempfile::TempDir,
+        projects: PathBuf,
+        folder: PathBuf,
+        file: PathBuf,
+        path: PathBuf,
+    }
+
+    impl OneSession {
+        fn new() -> OneSession {
+            let dir = tempfile::tempdir().unwrap();
+            let projects = dir.path().join("projects");
+            let folder = projects.join("-w-p1");
+            std::fs::create_dir_all(&folder).unwrap();
+            OneSession {
+                file: dir.path().join("cache").join(FILE_NAME),
+                path: folder.join(format!("{}.jsonl", IDS[0])),
+                _dir: dir,
+                projects,
+                folder,
+            }
+        }
+
+        fn list(&self) -> Vec<super::super::SessionInfo> {
+            list_candidates_with(
+                all_candidates(&self.projects, false).unwrap(),
+                &ListOptions::all(),
+                Some(ListIndex::with_racy(self.file.clone(), 0)),
+            )
+            .sessions
+        }
+    }
+
     /// A session marked archived is listed from the index too: the mark is
     /// held against the latest prompt's time kept with the ends' facts, so
     /// the ends (and a past-head read for the title) are not read again at
     /// every listing; a record made before the mark is read once more.
     #[test]
     fn a_session_marked_archived_is_listed_from_the_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let projects = dir.path().join("projects");
-        let folder = projects.join("-w-p1");
-        std::fs::create_dir_all(&folder).unwrap();
-        let file = dir.path().join("cache").join(FILE_NAME);
-        let path = folder.join(format!("{}.jsonl", IDS[0]));
+        let one = OneSession::new();
+        let (folder, file, path) = (one.folder.clone(), one.file.clone(), one.path.clone());
         // a prompt at 2026-11-02T10:00
         std::fs::write(&path, line(0, 1, IDS[1]) + "\n").unwrap();
         let mark = |day: u8| {
@@ -577,12 +608,7 @@ mod tests {
             .unwrap();
         };
         let list = || {
-            let l = list_candidates_with(
-                all_candidates(&projects, false).unwrap(),
-                &ListOptions::all(),
-                Some(ListIndex::with_racy(file.clone(), 0)),
-            );
-            l.sessions
+            one.list()
                 .into_iter()
                 .map(|s| (s.summary, s.archived))
                 .collect::<Vec<_>>()
@@ -611,20 +637,11 @@ mod tests {
     /// is not used.
     #[test]
     fn an_unchanged_transcript_is_listed_from_the_index_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let projects = dir.path().join("projects");
-        let folder = projects.join("-w-p1");
-        std::fs::create_dir_all(&folder).unwrap();
-        let file = dir.path().join("cache").join(FILE_NAME);
-        let path = folder.join(format!("{}.jsonl", IDS[0]));
+        let one = OneSession::new();
+        let (file, path) = (one.file.clone(), one.path.clone());
         std::fs::write(&path, line(0, 1, IDS[1]) + "\n").unwrap();
         let list = || {
-            let l = list_candidates_with(
-                all_candidates(&projects, false).unwrap(),
-                &ListOptions::all(),
-                Some(ListIndex::with_racy(file.clone(), 0)),
-            );
-            l.sessions
+            one.list()
                 .into_iter()
                 .map(|s| s.summary)
                 .collect::<Vec<_>>()
