@@ -767,3 +767,44 @@ fn cargo_run_runs_claudio_beside_the_status_line_s_program() {
     assert_eq!(bins, ["claudio", "claudio-statusline"]);
     assert_eq!(manifest["package"]["default-run"].as_str(), Some("claudio"));
 }
+
+/// A config file that is no regular file is not read: a FIFO in its place
+/// (nobody writing) hung both status line programs, and with them every
+/// command, and a link to `/dev/zero` was read without end. The line is
+/// shown (a broken config is no reason to show no status), and another
+/// command says what is wrong with the file.
+#[test]
+fn a_config_file_that_is_no_regular_file_is_not_read() {
+    on_one_day(|| {
+        let w = world();
+        let fifo = w.dir.path().join("config-fifo.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let zero = w.dir.path().join("config-zero.toml");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for config in [&fifo, &zero] {
+            for mut c in [
+                w.claudio(&["--format", NO_BLOCK]),
+                w.program(&["--format", NO_BLOCK]),
+            ] {
+                c.env("CLAUDIO_CONFIG", config);
+                let o = run_bounded(c, &w.input());
+                assert!(o.status.success(), "{}", stderr(&o));
+                assert_eq!(
+                    stdout(&o),
+                    "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n",
+                    "{}",
+                    config.display()
+                );
+            }
+            let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+            c.args(["sessions", "list"]).env("CLAUDIO_CONFIG", config);
+            let o = run_bounded(c, &json!({}));
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+        }
+    });
+}
