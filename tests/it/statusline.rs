@@ -808,3 +808,24 @@ fn a_config_file_that_is_no_regular_file_is_not_read() {
         }
     });
 }
+
+/// `claudio doctor` reads the settings for their status line only when
+/// they are a regular file: a FIFO in their place (nobody writing) hung
+/// it.
+#[test]
+fn doctor_reads_no_settings_that_are_no_regular_file() {
+    let w = world();
+    let settings = w.dir.path().join("settings.json");
+    let made = Command::new("mkfifo").arg(&settings).status().unwrap();
+    assert!(made.success());
+    let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+    c.args(["doctor", "--color", "never"])
+        .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"));
+    let o = run_bounded(c, &json!({}));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("! status line  cannot read ~/.claude/settings.json")),
+        "{out}"
+    );
+}
