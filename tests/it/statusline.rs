@@ -809,6 +809,55 @@ fn a_config_file_that_is_no_regular_file_is_not_read() {
     });
 }
 
+/// `claudio doctor` finds a `claudio-statusline` named from the home
+/// folder as the claude TUI's shell does (`~/.cargo/bin/claudio-statusline`,
+/// where `cargo install` puts it, or `$HOME/...`): it was said to be no
+/// such program.
+#[test]
+fn doctor_finds_the_status_line_s_program_named_from_home() {
+    let w = world();
+    let home = w.dir.path().join("home");
+    let bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_claudio-statusline"),
+        bin.join("claudio-statusline"),
+    )
+    .unwrap();
+    for (command, want) in [
+        (
+            "~/.cargo/bin/claudio-statusline",
+            "✓ status line  ~/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "$HOME/.cargo/bin/claudio-statusline --format {model}",
+            "✓ status line  $HOME/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "${HOME}/.cargo/bin/claudio-statusline",
+            "✓ status line  ${HOME}/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "~/bin/claudio-statusline",
+            "✗ status line  ~/bin/claudio-statusline: no such program",
+        ),
+    ] {
+        std::fs::write(
+            w.dir.path().join("settings.json"),
+            json!({"statusLine": {"type": "command", "command": command}}).to_string(),
+        )
+        .unwrap();
+        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+        c.args(["doctor", "--color", "never"])
+            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
+            .env("HOME", &home)
+            .env("PATH", w.dir.path().join("empty-bin"));
+        let o = run(c, None);
+        let out = stdout(&o);
+        assert!(out.lines().any(|l| l.starts_with(want)), "{command}: {out}");
+    }
+}
+
 /// `claudio doctor` reads the settings for their status line only when
 /// they are a regular file: a FIFO in their place (nobody writing) hung
 /// it.

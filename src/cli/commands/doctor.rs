@@ -532,6 +532,20 @@ fn status_line_verdict(
             Some(SET_IT),
         ),
         "claudio-statusline" => {
+            // the TUI runs the command in a shell, which expands a
+            // leading `~` and `$HOME` (`~/.cargo/bin/claudio-statusline`)
+            let expanded;
+            let program = match ["~/", "$HOME/", "${HOME}/"]
+                .iter()
+                .find_map(|p| program.strip_prefix(p))
+                .zip(std::env::var_os("HOME").filter(|h| !h.is_empty()))
+            {
+                Some((rest, home)) => {
+                    expanded = Path::new(&home).join(rest);
+                    expanded.to_str().unwrap_or(program)
+                }
+                None => program,
+            };
             let found = if program.contains('/') {
                 std::fs::metadata(program).is_ok_and(|m| {
                     use std::os::unix::fs::PermissionsExt;
