@@ -990,8 +990,9 @@ async fn a_query_can_be_interrupted_while_it_is_read() {
 
 /// A CLI that ends mid-turn while a process it started holds its stdout
 /// (a wrapper's `proxy &`, a crash that leaves a child behind): the turn
-/// ends with how the CLI ended. The end of stdout was the only sign the
-/// CLI had ended, and it never came: the turn waited for ever.
+/// ends with how the CLI ended, and the child goes with the CLI's group.
+/// The end of stdout was the only sign the CLI had ended, and it never
+/// came: the turn waited for ever.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_cli_that_ends_while_its_child_holds_stdout_ends_the_turn() {
     use std::os::unix::fs::PermissionsExt;
@@ -1035,7 +1036,44 @@ exit 3
         }
         other => panic!("{other:?}"),
     }
-    let _ = std::process::Command::new("kill")
-        .args(["-9", &child.to_string()])
-        .status();
+    assert!(
+        gone_within(child, Duration::from_secs(10)),
+        "the CLI's child left behind"
+    );
+}
+
+/// A CLI that ends on its own mid-turn (a crash) takes what it left in its
+/// process group with it, as a CLI the library closes does: a tool's
+/// process it started outlived it, and the program.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_on_its_own_leaves_no_process() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("boom"),
+        Step::SpawnSleeper(600),
+        Step::Crash,
+    ]]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    client.send("boom").await.unwrap();
+    let child = fake.child_pid();
+    let mut last = None;
+    let mut s = std::pin::pin!(client.receive_response());
+    // (a guard against a hang, not a time it may take)
+    let done = tokio::time::timeout(Duration::from_secs(120), async {
+        while let Some(m) = s.next().await {
+            last = Some(m);
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the turn hung after the crash");
+    assert!(
+        matches!(last, Some(Err(Error::ProcessExited { .. }))),
+        "{last:?}"
+    );
+    let gone = gone_within(child, Duration::from_secs(10));
+    if !gone {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &child.to_string()])
+            .status();
+    }
+    assert!(gone, "the CLI's child left behind");
 }

@@ -950,7 +950,11 @@ async fn route(shared: &Arc<Shared>, read: Read, batch: &mut usize, max_line: us
 /// The CLI's stdout is over: how it ended, to every waiter.
 async fn ended(shared: &Arc<Shared>) {
     let info = match shared.supervisor.wait_timeout(shared.close_grace).await {
-        Some(info) => info,
+        Some(info) => {
+            // what it left in its group goes with it, as at a close
+            shared.supervisor.kill_leftovers();
+            info
+        }
         None => shared.supervisor.shutdown(None, shared.close_grace).await,
     };
     // the tail must hold the CLI's last words before any error is built
