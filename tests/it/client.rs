@@ -987,3 +987,93 @@ async fn a_query_can_be_interrupted_while_it_is_read() {
     assert!(r.was_interrupted());
     assert!(q.client().is_none(), "the session is closed at the end");
 }
+
+/// A CLI that ends mid-turn while a process it started holds its stdout
+/// (a wrapper's `proxy &`, a crash that leaves a child behind): the turn
+/// ends with how the CLI ended, and the child goes with the CLI's group.
+/// The end of stdout was the only sign the CLI had ended, and it never
+/// came: the turn waited for ever.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_while_its_child_holds_stdout_ends_the_turn() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("child.pid");
+    let cli = dir.path().join("claude");
+    std::fs::write(
+        &cli,
+        r#"#!/bin/sh
+read -r line
+id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
+printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
+sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec sleep 600' "$PIDFILE" &
+read -r line
+echo "fatal: the CLI crashed" >&2
+exit 3
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let options = Options::default()
+        .cli_path(&cli)
+        .env("PIDFILE", pidfile.display().to_string())
+        .init_timeout(Duration::from_secs(60));
+    let client = Client::connect(options).await.unwrap();
+    client.send("hi").await.unwrap();
+    let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
+    let mut last = None;
+    let mut s = std::pin::pin!(client.receive_response());
+    // (a guard against the hang, not a time it may take)
+    let done = tokio::time::timeout(Duration::from_secs(120), async {
+        while let Some(m) = s.next().await {
+            last = Some(m);
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the turn hung after the CLI ended");
+    match last {
+        Some(Err(e @ Error::ProcessExited { .. })) => {
+            assert!(e.to_string().contains("the CLI crashed"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        gone_within(child, Duration::from_secs(10)),
+        "the CLI's child left behind"
+    );
+}
+
+/// A CLI that ends on its own mid-turn (a crash) takes what it left in its
+/// process group with it, as a CLI the library closes does: a tool's
+/// process it started outlived it, and the program.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_on_its_own_leaves_no_process() {
+    let fake = Fake::after_init(vec![vec![
+        expect_user("boom"),
+        Step::SpawnSleeper(600),
+        Step::Crash,
+    ]]);
+    let client = Client::connect(fake.options()).await.unwrap();
+    client.send("boom").await.unwrap();
+    let child = fake.child_pid();
+    let mut last = None;
+    let mut s = std::pin::pin!(client.receive_response());
+    // (a guard against a hang, not a time it may take)
+    let done = tokio::time::timeout(Duration::from_secs(120), async {
+        while let Some(m) = s.next().await {
+            last = Some(m);
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "the turn hung after the crash");
+    assert!(
+        matches!(last, Some(Err(Error::ProcessExited { .. }))),
+        "{last:?}"
+    );
+    let gone = gone_within(child, Duration::from_secs(10));
+    if !gone {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &child.to_string()])
+            .status();
+    }
+    assert!(gone, "the CLI's child left behind");
+}

@@ -767,3 +767,114 @@ fn cargo_run_runs_claudio_beside_the_status_line_s_program() {
     assert_eq!(bins, ["claudio", "claudio-statusline"]);
     assert_eq!(manifest["package"]["default-run"].as_str(), Some("claudio"));
 }
+
+/// A config file that is no regular file is not read: a FIFO in its place
+/// (nobody writing) hung both status line programs, and with them every
+/// command, and a link to `/dev/zero` was read without end. The line is
+/// shown (a broken config is no reason to show no status), and another
+/// command says what is wrong with the file.
+#[test]
+fn a_config_file_that_is_no_regular_file_is_not_read() {
+    on_one_day(|| {
+        let w = world();
+        let fifo = w.dir.path().join("config-fifo.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let zero = w.dir.path().join("config-zero.toml");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for config in [&fifo, &zero] {
+            for mut c in [
+                w.claudio(&["--format", NO_BLOCK]),
+                w.program(&["--format", NO_BLOCK]),
+            ] {
+                c.env("CLAUDIO_CONFIG", config);
+                let o = run_bounded(c, &w.input());
+                assert!(o.status.success(), "{}", stderr(&o));
+                assert_eq!(
+                    stdout(&o),
+                    "Sonnet 4.5 · 12% ctx · $3.50 session · $3.00 today · main\n",
+                    "{}",
+                    config.display()
+                );
+            }
+            let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+            c.args(["sessions", "list"]).env("CLAUDIO_CONFIG", config);
+            let o = run_bounded(c, &json!({}));
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+        }
+    });
+}
+
+/// `claudio doctor` finds a `claudio-statusline` named from the home
+/// folder as the claude TUI's shell does (`~/.cargo/bin/claudio-statusline`,
+/// where `cargo install` puts it, or `$HOME/...`): it was said to be no
+/// such program.
+#[test]
+fn doctor_finds_the_status_line_s_program_named_from_home() {
+    let w = world();
+    let home = w.dir.path().join("home");
+    let bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_claudio-statusline"),
+        bin.join("claudio-statusline"),
+    )
+    .unwrap();
+    for (command, want) in [
+        (
+            "~/.cargo/bin/claudio-statusline",
+            "✓ status line  ~/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "$HOME/.cargo/bin/claudio-statusline --format {model}",
+            "✓ status line  $HOME/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "${HOME}/.cargo/bin/claudio-statusline",
+            "✓ status line  ${HOME}/.cargo/bin/claudio-statusline",
+        ),
+        (
+            "~/bin/claudio-statusline",
+            "✗ status line  ~/bin/claudio-statusline: no such program",
+        ),
+    ] {
+        std::fs::write(
+            w.dir.path().join("settings.json"),
+            json!({"statusLine": {"type": "command", "command": command}}).to_string(),
+        )
+        .unwrap();
+        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+        c.args(["doctor", "--color", "never"])
+            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
+            .env("HOME", &home)
+            .env("PATH", w.dir.path().join("empty-bin"));
+        let o = run(c, None);
+        let out = stdout(&o);
+        assert!(out.lines().any(|l| l.starts_with(want)), "{command}: {out}");
+    }
+}
+
+/// `claudio doctor` reads the settings for their status line only when
+/// they are a regular file: a FIFO in their place (nobody writing) hung
+/// it.
+#[test]
+fn doctor_reads_no_settings_that_are_no_regular_file() {
+    let w = world();
+    let settings = w.dir.path().join("settings.json");
+    let made = Command::new("mkfifo").arg(&settings).status().unwrap();
+    assert!(made.success());
+    let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
+    c.args(["doctor", "--color", "never"])
+        .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"));
+    let o = run_bounded(c, &json!({}));
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("! status line  cannot read ~/.claude/settings.json")),
+        "{out}"
+    );
+}

@@ -466,18 +466,23 @@ fn store_size(dir: &Path) -> std::io::Result<Count> {
 /// What the person's Claude Code settings run as the TUI's status line.
 fn check_status_line(r: &mut Report) {
     let Some(dir) = claude_dir() else { return };
-    let settings = match std::fs::read_to_string(dir.join("settings.json")) {
-        Ok(text) => Some(text),
+    let file = dir.join("settings.json");
+    // a regular file of a settings file's size only, opened without
+    // waiting: a FIFO in its place hung doctor
+    let settings = match std::fs::metadata(&file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            r.line(
-                Level::Warn,
-                "status line",
-                &format!("cannot read the settings: {e}"),
-                None,
-            );
-            return;
-        }
+        _ => match crate::cli::common::settings::read_small_text(&file, 1 << 20) {
+            Some(text) => Some(text),
+            None => {
+                r.line(
+                    Level::Warn,
+                    "status line",
+                    "cannot read ~/.claude/settings.json: not a readable regular file of at most 1 MiB",
+                    None,
+                );
+                return;
+            }
+        },
     };
     let (level, detail, fix) =
         status_line_verdict(settings.as_deref(), crate::cli::common::notify::on_path);
@@ -527,6 +532,20 @@ fn status_line_verdict(
             Some(SET_IT),
         ),
         "claudio-statusline" => {
+            // the TUI runs the command in a shell, which expands a
+            // leading `~` and `$HOME` (`~/.cargo/bin/claudio-statusline`)
+            let expanded;
+            let program = match ["~/", "$HOME/", "${HOME}/"]
+                .iter()
+                .find_map(|p| program.strip_prefix(p))
+                .zip(std::env::var_os("HOME").filter(|h| !h.is_empty()))
+            {
+                Some((rest, home)) => {
+                    expanded = Path::new(&home).join(rest);
+                    expanded.to_str().unwrap_or(program)
+                }
+                None => program,
+            };
             let found = if program.contains('/') {
                 std::fs::metadata(program).is_ok_and(|m| {
                     use std::os::unix::fs::PermissionsExt;

@@ -127,6 +127,34 @@ pub enum ArchiveMode {
     Off,
 }
 
+/// The most a config file holds: a few keys and prices, a few KiB.
+const MAX_CONFIG: u64 = 1 << 20;
+
+/// A config file's text: opened without waiting for a writer (a FIFO
+/// opens at once) and read only when it is a regular file, at most
+/// [`MAX_CONFIG`] bytes; a FIFO in its place hung every command, the
+/// status line too, and a link to `/dev/zero` read without end.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
+        .open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut text = String::new();
+    f.take(MAX_CONFIG + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_CONFIG {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("over {} MiB", MAX_CONFIG >> 20),
+        ));
+    }
+    Ok(text)
+}
+
 /// Where the config file is looked for, and whether it was named explicitly.
 pub fn config_path() -> Option<(PathBuf, bool)> {
     match std::env::var_os(CONFIG_ENV).filter(|v| !v.is_empty()) {
@@ -224,7 +252,7 @@ impl Config {
         let Some((path, explicit)) = config_path() else {
             return Ok((Config::default(), None));
         };
-        match std::fs::read_to_string(&path) {
+        match read_text(&path) {
             Ok(text) => {
                 let config = Config::parse(&text, &path)?;
                 for warning in Config::unknown_keys(&text, &path) {

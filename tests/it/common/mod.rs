@@ -112,7 +112,7 @@ impl Fake {
     }
 }
 
-fn wait_for_file(p: &Path) -> String {
+pub fn wait_for_file(p: &Path) -> String {
     let until = Instant::now() + Duration::from_secs(60);
     loop {
         if let Ok(s) = std::fs::read_to_string(p) {

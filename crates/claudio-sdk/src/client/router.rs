@@ -757,6 +757,8 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;
     let mut run = TextRun::default();
+    // whether the CLI has exited (its stdout may stay open)
+    let mut exited = false;
     loop {
         // The whole lines a read brought, UTF-8 checked at once: each as
         // `read_one` would read it, with nothing to wait for between them.
@@ -800,16 +802,20 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             continue;
         }
         let runs = shared.coalesce.then_some(&mut run);
+        let next = unless_gone(
+            &shared,
+            &mut exited,
+            read_one(&mut reader, shared.keep_raw, shared.lean, runs),
+        );
         let read = match shared.inactivity_timeout {
-            None => read_one(&mut reader, shared.keep_raw, shared.lean, runs).await,
+            None => match next.await {
+                Some(r) => r,
+                None => break,
+            },
             Some(d) => {
-                match tokio::time::timeout(
-                    d,
-                    read_one(&mut reader, shared.keep_raw, shared.lean, runs),
-                )
-                .await
-                {
-                    Ok(r) => r,
+                match tokio::time::timeout(d, next).await {
+                    Ok(Some(r)) => r,
+                    Ok(None) => break,
                     Err(_) => {
                         // Silence counts only while a turn runs and nobody is
                         // being asked (a person may take their time), and from
@@ -844,6 +850,33 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     }
     // Stdout is closed: the process is ending (or hung with stdout closed).
     ended(&shared).await;
+}
+
+/// How long a read of the CLI's stdout waits once the CLI has exited:
+/// what it wrote is in the pipe by then, and a process it left behind that
+/// holds the pipe (a wrapper's `proxy &`, a crash's child) must not keep
+/// the session waiting for an end of stdout that never comes.
+const EXIT_DRAIN: Duration = STDERR_DRAIN;
+
+/// `read`, unless the CLI has exited (`exited`, set here when the exit is
+/// seen) and nothing more came within [`EXIT_DRAIN`]: `None` then, as the
+/// end of its stdout. What is in the pipe is read however long its reader
+/// takes to take it.
+async fn unless_gone<T>(
+    shared: &Shared,
+    exited: &mut bool,
+    read: impl std::future::Future<Output = T>,
+) -> Option<T> {
+    use futures_util::future::{select, Either};
+    tokio::pin!(read);
+    if !*exited {
+        let gone = std::pin::pin!(shared.supervisor.wait());
+        match select(read.as_mut(), gone).await {
+            Either::Left((r, _)) => return Some(r),
+            Either::Right(_) => *exited = true,
+        }
+    }
+    tokio::time::timeout(EXIT_DRAIN, read).await.ok()
 }
 
 /// The open run of text deltas, if any, to the queue as one message.
@@ -917,7 +950,11 @@ async fn route(shared: &Arc<Shared>, read: Read, batch: &mut usize, max_line: us
 /// The CLI's stdout is over: how it ended, to every waiter.
 async fn ended(shared: &Arc<Shared>) {
     let info = match shared.supervisor.wait_timeout(shared.close_grace).await {
-        Some(info) => info,
+        Some(info) => {
+            // what it left in its group goes with it, as at a close
+            shared.supervisor.kill_leftovers();
+            info
+        }
         None => shared.supervisor.shutdown(None, shared.close_grace).await,
     };
     // the tail must hold the CLI's last words before any error is built

@@ -376,7 +376,7 @@ impl Supervisor {
     /// Kill what is left of the process group after the CLI itself ended
     /// (tool processes it started and did not stop). While any member lives,
     /// the kernel does not reuse the group's id, so this cannot hit a stranger.
-    fn kill_leftovers(&self) {
+    pub(crate) fn kill_leftovers(&self) {
         if let Some(group) = Pid::from_raw(self.pid) {
             let _ = kill_process_group(group, Signal::Kill);
         }
