@@ -1319,3 +1319,64 @@ fn real_cli_tui_an_allow_wider_than_the_cli_suggested_is_not_passed_on_and_the_t
     );
     stop(t);
 }
+
+/// The same command twice in a row, the first allowed once from the full
+/// deck: the second is a request of its own, held by the deck and answered
+/// from it. The TUI writes the first call's result in its transcript a
+/// moment after it ran, when the second request is held already: that
+/// result is no answer to it (the deck dropped the row as "answered in its
+/// terminal", and the TUI waited on its own dialog for nobody).
+#[test]
+fn real_cli_tui_the_same_command_again_is_held_by_the_deck_till_answered() {
+    let Some(tui) =
+        tui_world("real_cli_tui_the_same_command_again_is_held_by_the_deck_till_answered")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("echo x >> twice"));
+    tui.w.api.push(Reply::bash("echo x >> twice"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "append twice");
+    deck.wait_for("y once");
+    deck.send(b"y\r");
+    eventually("the first command ran", &t, || tui.made("twice"));
+    deck.wait_for("y once");
+    // the first call's result, in the transcript
+    let projects = tui.w.home.path().join(".claude/projects");
+    eventually("the first result in the transcript", &t, || {
+        std::fs::read_dir(&projects)
+            .into_iter()
+            .flatten()
+            .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
+            .filter_map(|f| std::fs::read_to_string(f.unwrap().path()).ok())
+            .any(|raw| raw.contains("tool_result"))
+    });
+    // the deck read it (its age column a second on): the request is held
+    let held = |deck: &Term| -> Option<u64> {
+        let rows = deck.rows();
+        let row = rows
+            .iter()
+            .find(|r| r.contains("NEEDS YOU") && r.contains("echo x >> twice"))?;
+        row.split_whitespace()
+            .rev()
+            .find_map(|w| w.strip_suffix('s')?.parse().ok())
+    };
+    let since = held(&deck).unwrap_or_else(|| panic!("{}", deck.contents()));
+    eventually("the deck holds the request a second on", &t, || {
+        held(&deck).is_some_and(|s| s > since)
+    });
+    assert!(
+        !deck.contents().contains("answered in its terminal"),
+        "{}",
+        deck.contents()
+    );
+    deck.send(b"y\r");
+    t.wait_for("Finished.");
+    let twice = std::fs::read_to_string(tui.work.join("twice")).unwrap();
+    assert_eq!(twice, "x\nx\n");
+    deck.send(b"q");
+    stop(t);
+}
