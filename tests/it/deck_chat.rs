@@ -134,15 +134,29 @@ fn the_chat_answering_first_clears_the_deck_s_row_and_json_names_the_chat() {
 
 /// A deck of the test's own on the socket: it reads the chat's request
 /// and answers it with `answer`'s line (`TOKEN` put in for its token).
-fn fake_deck(home: &Path) -> UnixListener {
+pub fn fake_deck(home: &Path) -> UnixListener {
     let dir = home.join("run/claudio");
     std::fs::create_dir(&dir).unwrap();
     std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     UnixListener::bind(dir.join("deck.sock")).unwrap()
 }
 
-fn read_request(l: &UnixListener) -> (std::os::unix::net::UnixStream, Value) {
-    let (s, _) = l.accept().unwrap();
+/// The next request on `l`: its connection, and the request read.
+pub fn read_request(l: &UnixListener) -> (std::os::unix::net::UnixStream, Value) {
+    // a minute at most (a guard against a request that never comes)
+    l.set_nonblocking(true).unwrap();
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let s = loop {
+        match l.accept() {
+            Ok((s, _)) => break s,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                assert!(std::time::Instant::now() < until, "no request came");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    s.set_nonblocking(false).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let mut line = String::new();
     BufReader::new(&s).read_line(&mut line).unwrap();

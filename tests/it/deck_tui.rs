@@ -275,10 +275,28 @@ const DIALOG: &str = "Do you want to proceed?";
 /// Answer the TUI's own dialog "Yes" (its first choice), once it takes
 /// keys.
 fn yes_in_the_tui(t: &mut Term) {
-    t.wait_for(DIALOG);
+    first_choice_in_the_tui(t, DIALOG);
+}
+
+/// Answer the TUI's own dialog that shows `shown` with its first choice,
+/// once it takes keys.
+fn first_choice_in_the_tui(t: &mut Term, shown: &str) {
+    t.wait_for(shown);
     // the dialog takes keys a moment after it is drawn
     std::thread::sleep(Duration::from_millis(700));
     t.send(b"\r");
+}
+
+/// The TUI's own dialog for a plan (`ExitPlanMode`).
+const PLAN_DIALOG: &str = "Exit plan mode?";
+
+/// From manual mode to plan mode, as a person gets there: shift+tab twice
+/// (accept edits, then plan).
+fn to_plan_mode(t: &mut Term) {
+    t.send(b"\x1b[Z");
+    t.wait_for("accept edits on");
+    t.send(b"\x1b[Z");
+    t.wait_for("plan mode on");
 }
 
 /// Stop the TUI and wait for it to be gone (no orphaned `claude`).
@@ -655,9 +673,7 @@ fn real_cli_tui_question_is_answered_in_the_tui_and_is_one_notice() {
         lines().iter().any(|n| n["kind"] == "question")
     });
     // answered in the TUI: its first choice
-    t.wait_for("Which color?");
-    std::thread::sleep(Duration::from_millis(700));
-    t.send(b"\r");
+    first_choice_in_the_tui(&mut t, "Which color?");
     t.wait_for("Finished.");
     let reqs = tui.w.main_requests();
     let results = reqs.last().unwrap().tool_results();
@@ -1105,4 +1121,262 @@ fn eventually_line(t: &Term, want: impl Fn(&str) -> bool) -> String {
         assert!(Instant::now() < until, "never shown:\n{screen}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A plan of a claude TUI (`ExitPlanMode`, in plan mode) is never answered
+/// from the deck: its hook hands it back at once, the deck holds nothing
+/// and says to answer it in its terminal, and the TUI shows its own plan
+/// dialog, not "Allowed by PermissionRequest hook". Approved there, the
+/// turn goes on: the model is told the plan was approved, and its next
+/// call (a file write, asked again: the mode is manual) is the deck's to
+/// answer.
+#[test]
+fn real_cli_tui_plan_is_approved_in_its_own_dialog_never_from_the_deck() {
+    let Some(tui) =
+        tui_world("real_cli_tui_plan_is_approved_in_its_own_dialog_never_from_the_deck")
+    else {
+        return;
+    };
+    let planned = tui.work.join("planned.txt");
+    let plan = Reply::tool_use(
+        "ExitPlanMode",
+        serde_json::json!({"plan": "# Plan\n\n1. Write planned.txt"}),
+    );
+    let plan_id = plan.tool_use_id();
+    tui.w.api.push(plan);
+    tui.w.api.push(Reply::tool_use(
+        "Write",
+        serde_json::json!({"file_path": planned, "content": "planned\n"}),
+    ));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    to_plan_mode(&mut t);
+    tui.prompt(&mut t, "plan it");
+    let screen = deck.wait_for("a plan: answer it in its terminal");
+    assert!(!screen.contains("y once"), "{screen}");
+    let screen = t.wait_for(PLAN_DIALOG);
+    assert!(
+        !screen.contains("Allowed by PermissionRequest hook"),
+        "{screen}"
+    );
+    // the deck holds nothing for it
+    let o = run(tui.claudio(&["deck", "--json"]), None);
+    let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    assert_eq!(v["pending"], serde_json::json!([]), "{v}");
+    assert!(!tui.made("planned.txt"));
+    // approved in the TUI: the turn goes on, to the write the plan named,
+    // which the deck holds and answers
+    first_choice_in_the_tui(&mut t, PLAN_DIALOG);
+    let screen = deck.wait_for("planned.txt");
+    assert!(screen.contains("y once"), "{screen}");
+    deck.send(b"y\r");
+    eventually("the file was written", &t, || tui.made("planned.txt"));
+    t.wait_for("Finished.");
+    let reqs = tui.w.main_requests();
+    let approved = reqs
+        .iter()
+        .find_map(|r| r.tool_result_for(&plan_id))
+        .expect("the plan's result");
+    assert!(!approved.is_error, "{approved:?}");
+    assert!(
+        approved.content.contains("approved exiting plan mode"),
+        "{approved:?}"
+    );
+    deck.send(b"q");
+    stop(t);
+}
+
+/// `a` from the full deck for a command the TUI suggests a rule for
+/// (`npm run *`): the TUI is given that rule for the session, and no
+/// wider. In the same turn the same command again, and another the rule
+/// covers, run with nobody asked (neither the deck nor the TUI's dialog);
+/// a command outside the rule is asked again, at the deck; and no
+/// settings file keeps the rule (it was for the session).
+#[test]
+fn real_cli_tui_a_from_the_full_deck_gives_the_session_the_cli_s_rule_and_no_wider() {
+    let Some(tui) = tui_world(
+        "real_cli_tui_a_from_the_full_deck_gives_the_session_the_cli_s_rule_and_no_wider",
+    ) else {
+        return;
+    };
+    std::fs::write(
+        tui.work.join("package.json"),
+        r#"{"name":"kept","version":"1.0.0","scripts":{"lint":"echo run >> linted","build":"touch built"}}"#,
+    )
+    .unwrap();
+    let user = tui.w.home.path().join(".claude/settings.json");
+    let before = std::fs::read_to_string(&user).unwrap();
+    for command in [
+        "npm run lint",
+        "npm run lint",
+        "npm run build",
+        "touch outside",
+    ] {
+        tui.w.api.push(Reply::bash(command));
+    }
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "lint and build");
+    let screen = deck.wait_for("npm run lint");
+    // what `a` gives, shown before: the CLI's own suggestion
+    assert!(
+        screen.contains("a       Bash(npm run *), for this session"),
+        "{screen}"
+    );
+    deck.send(b"a\r");
+    // the next request the deck holds is the command outside the rule:
+    // the two between ran with nobody asked
+    let screen = deck.wait_for("touch outside");
+    assert!(!screen.contains("npm run build"), "{screen}");
+    assert!(!screen.contains("allowed again"), "{screen}");
+    let linted = std::fs::read_to_string(tui.work.join("linted")).unwrap();
+    assert_eq!(linted, "run\nrun\n");
+    assert!(tui.made("built"));
+    assert!(!tui.made("outside"), "asked before it ran");
+    deck.send(b"y\r");
+    eventually("the last command ran", &t, || tui.made("outside"));
+    t.wait_for("Finished.");
+    // for the session only: no settings file keeps a rule
+    assert_eq!(std::fs::read_to_string(&user).unwrap(), before);
+    assert!(!tui.work.join(".claude/settings.local.json").exists());
+    assert!(!tui.work.join(".claude/settings.json").exists());
+    let reqs = tui.w.main_requests();
+    for r in reqs.iter().filter(|r| !r.tool_results().is_empty()) {
+        for res in r.tool_results() {
+            assert!(!res.is_error, "{res:?}");
+        }
+    }
+    deck.send(b"q");
+    stop(t);
+}
+
+/// A deck of the test's own on the socket answers the next request, which
+/// must be for `tool`, with an allow carrying `updates` (what the deck's
+/// own keys never make); whether the hook said it took the answer (an
+/// acknowledgement before it hung up).
+fn forged_allow(
+    l: &std::os::unix::net::UnixListener,
+    tool: &str,
+    updates: serde_json::Value,
+) -> bool {
+    let (mut s, req) = crate::deck_chat::read_request(l);
+    assert_eq!(req["input"]["tool_name"], tool, "{req}");
+    let answer = serde_json::json!({"token": req["token"], "behavior": "allow",
+        "updatedPermissions": updates});
+    writeln!(s, "{answer}").unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut s, &mut rest).unwrap();
+    assert!(
+        rest.is_empty() || rest.contains(r#""taken":true"#),
+        "{rest}"
+    );
+    !rest.is_empty()
+}
+
+/// A deck's allow carrying permission updates the deck never offers for a
+/// command (its own keys cannot make one: a deck of the test's own on the
+/// socket answers) is not passed on to the claude TUI: its hook prints
+/// nothing and takes nothing, and the TUI shows its own dialog. A rule
+/// wider than the CLI suggested (`Bash`, in every project) is not kept,
+/// and a mode (`bypassPermissions`) is not taken.
+#[test]
+fn real_cli_tui_an_allow_wider_than_the_cli_suggested_is_not_passed_on_and_the_tui_asks() {
+    let Some(tui) = tui_world(
+        "real_cli_tui_an_allow_wider_than_the_cli_suggested_is_not_passed_on_and_the_tui_asks",
+    ) else {
+        return;
+    };
+    let user = tui.w.home.path().join(".claude/settings.json");
+    let before = std::fs::read_to_string(&user).unwrap();
+    tui.w.api.push(Reply::bash("touch one"));
+    tui.w.api.push(Reply::bash("touch two"));
+    tui.w.api.push(Reply::text("Finished."));
+    let l = crate::deck_chat::fake_deck(tui.w.home.path());
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the files");
+    let wider = serde_json::json!([{"type": "addRules", "behavior": "allow",
+        "rules": [{"toolName": "Bash"}], "destination": "userSettings"}]);
+    assert!(!forged_allow(&l, "Bash", wider));
+    yes_in_the_tui(&mut t);
+    eventually("the first command ran", &t, || tui.made("one"));
+    // asked again (the wider rule was never given to the TUI)
+    let mode = serde_json::json!([{"type": "setMode", "mode": "bypassPermissions",
+        "destination": "session"}]);
+    assert!(!forged_allow(&l, "Bash", mode));
+    yes_in_the_tui(&mut t);
+    eventually("the second command ran", &t, || tui.made("two"));
+    t.wait_for("Finished.");
+    assert_eq!(std::fs::read_to_string(&user).unwrap(), before);
+    assert!(!tui.work.join(".claude/settings.local.json").exists());
+    assert!(
+        !t.contents().contains("bypass permissions on"),
+        "{}",
+        t.contents()
+    );
+    stop(t);
+}
+
+/// The same command twice in a row, the first allowed once from the full
+/// deck: the second is a request of its own, held by the deck and answered
+/// from it. The TUI writes the first call's result in its transcript a
+/// moment after it ran, when the second request is held already: that
+/// result is no answer to it (the deck dropped the row as "answered in its
+/// terminal", and the TUI waited on its own dialog for nobody).
+#[test]
+fn real_cli_tui_the_same_command_again_is_held_by_the_deck_till_answered() {
+    let Some(tui) =
+        tui_world("real_cli_tui_the_same_command_again_is_held_by_the_deck_till_answered")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("echo x >> twice"));
+    tui.w.api.push(Reply::bash("echo x >> twice"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "append twice");
+    deck.wait_for("y once");
+    deck.send(b"y\r");
+    eventually("the first command ran", &t, || tui.made("twice"));
+    deck.wait_for("y once");
+    // the first call's result, in the transcript
+    let projects = tui.w.home.path().join(".claude/projects");
+    eventually("the first result in the transcript", &t, || {
+        std::fs::read_dir(&projects)
+            .into_iter()
+            .flatten()
+            .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
+            .filter_map(|f| std::fs::read_to_string(f.unwrap().path()).ok())
+            .any(|raw| raw.contains("tool_result"))
+    });
+    // the deck read it (its age column a second on): the request is held
+    let held = |deck: &Term| -> Option<u64> {
+        let rows = deck.rows();
+        let row = rows
+            .iter()
+            .find(|r| r.contains("NEEDS YOU") && r.contains("echo x >> twice"))?;
+        row.split_whitespace()
+            .rev()
+            .find_map(|w| w.strip_suffix('s')?.parse().ok())
+    };
+    let since = held(&deck).unwrap_or_else(|| panic!("{}", deck.contents()));
+    eventually("the deck holds the request a second on", &t, || {
+        held(&deck).is_some_and(|s| s > since)
+    });
+    assert!(
+        !deck.contents().contains("answered in its terminal"),
+        "{}",
+        deck.contents()
+    );
+    deck.send(b"y\r");
+    t.wait_for("Finished.");
+    let twice = std::fs::read_to_string(tui.work.join("twice")).unwrap();
+    assert_eq!(twice, "x\nx\n");
+    deck.send(b"q");
+    stop(t);
 }

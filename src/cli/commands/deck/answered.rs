@@ -7,7 +7,9 @@
 //! the deck would show a request nobody waits on. The session's
 //! transcript says it instead: the tool call (same tool, same input) gets
 //! its `tool_result` once it was answered, allowed or denied. Read from
-//! the transcript's tail, never from a terminal's text.
+//! the transcript's tail, never from a terminal's text. The TUI writes its
+//! transcript a moment after: a result stamped before the request came
+//! (the same command's last run, written late) is no answer to it.
 //!
 //! An allowed call's result comes only once the tool ends (a long build):
 //! meanwhile the session's registry file says it. The TUI writes `status`
@@ -35,6 +37,9 @@ pub struct Watch {
     /// Calls like this one that had their result when the request came in
     /// (the same command run earlier): not this request's.
     before: HashSet<String>,
+    /// When the request came in (ms since the epoch): a result the TUI
+    /// stamped earlier is an earlier call's, however late it was written.
+    since: i64,
     /// The transcript's size and change time when last read.
     seen: Option<(u64, i64, i64)>,
     /// The registry folder (`~/.claude/sessions`) and the session's id.
@@ -62,6 +67,9 @@ impl Watch {
             tool_name: request.get("tool_name")?.as_str()?.to_owned(),
             input: request.get("tool_input").cloned().unwrap_or(Value::Null),
             before: HashSet::new(),
+            since: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64),
             seen: None,
             registry: registry.zip(
                 request
@@ -143,16 +151,17 @@ impl Watch {
 
     /// The ids of this call's tool uses in `tail` that have their result.
     fn results(&self, tail: &str) -> HashSet<String> {
-        results_of(tail, &self.tool_name, &self.input)
+        results_of(tail, &self.tool_name, &self.input, self.since)
     }
 }
 
 /// The ids of the tool uses of `tool` with `input` in a transcript's
-/// `tail` that have a `tool_result`: the calls the library's reading of
-/// the session ([`Progress`]) saw end. A transcript's `assistant` and
-/// `user` lines are the stream's; a line of another kind (or the first,
-/// cut) changes nothing.
-fn results_of(tail: &str, tool: &str, input: &Value) -> HashSet<String> {
+/// `tail` that have a `tool_result` stamped at `since` or later (a line
+/// with no stamp counts): the calls the library's reading of the session
+/// ([`Progress`]) saw end. A transcript's `assistant` and `user` lines are
+/// the stream's; a line of another kind (or the first, cut) changes
+/// nothing.
+fn results_of(tail: &str, tool: &str, input: &Value, since: i64) -> HashSet<String> {
     let mut progress = Progress::default();
     let mut done = HashSet::new();
     for line in tail.lines() {
@@ -161,13 +170,26 @@ fn results_of(tail: &str, tool: &str, input: &Value) -> HashSet<String> {
         };
         progress.observe_with(&m, |change| {
             if let Change::CallEnded { call, .. } = change {
-                if call.name == tool && call.input == *input {
+                if call.name == tool && call.input == *input && !stamped_before(line, since) {
                     done.insert(call.id);
                 }
             }
         });
     }
     done
+}
+
+/// Whether the transcript line `line` carries a `timestamp` before `since`.
+fn stamped_before(line: &str, since: i64) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Stamped {
+        timestamp: Option<String>,
+    }
+    serde_json::from_str::<Stamped>(line)
+        .ok()
+        .and_then(|l| l.timestamp)
+        .and_then(|t| claudio::store::parse_iso_millis(&t))
+        .is_some_and(|t| t < since)
 }
 
 #[cfg(test)]
@@ -217,6 +239,31 @@ mod tests {
         std::io::Write::write_all(&mut f, format!("{}\n", result("other")).as_bytes()).unwrap();
         assert!(!w.answered());
         std::io::Write::write_all(&mut f, format!("{}\n", result("new")).as_bytes()).unwrap();
+        assert!(w.answered());
+    }
+
+    /// The same command run just before: its result, written in the
+    /// transcript once the request for the next run came, stamped before
+    /// it, is no answer to it; the next run's own result is.
+    #[test]
+    fn an_earlier_run_s_result_written_late_is_no_answer() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("s.jsonl");
+        std::fs::write(&t, format!("{}\n", call("old", "ls"))).unwrap();
+        let req =
+            json!({"transcript_path": t, "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let mut w = Watch::new(&req).unwrap();
+        let stamped = |id: &str, at: i64| {
+            let mut v: Value = serde_json::from_str(&result(id)).unwrap();
+            v["timestamp"] = json!(claudio::store::format_iso_millis(at));
+            v.to_string()
+        };
+        let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
+        let line = format!("{}\n{}\n", stamped("old", w.since - 100), call("new", "ls"));
+        std::io::Write::write_all(&mut f, line.as_bytes()).unwrap();
+        assert!(!w.answered(), "the earlier run's result is not this one's");
+        let line = format!("{}\n", stamped("new", w.since + 2000));
+        std::io::Write::write_all(&mut f, line.as_bytes()).unwrap();
         assert!(w.answered());
     }
 
