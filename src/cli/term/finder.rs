@@ -109,13 +109,12 @@ fn highlight(text: &str, query: &str, style: Style) -> String {
 const PROJECT_COLUMNS: usize = 18;
 
 /// A session's project as the all-projects view names it: the last
-/// components of its folder, cut from the left, padded to
-/// [`PROJECT_COLUMNS`].
-fn project_cell(cwd: Option<&str>) -> String {
+/// components of its folder, cut from the left, padded to `columns`.
+fn project_cell(cwd: Option<&str>, columns: usize) -> String {
     let cwd = crate::cli::term::text::flat(cwd.unwrap_or("?"));
-    let shown = crate::cli::term::text::cut_left(&undisputed(&cwd), PROJECT_COLUMNS);
+    let shown = crate::cli::term::text::cut_left(&undisputed(&cwd), columns);
     let w = crate::cli::term::text::width(&shown);
-    format!("{shown}{}", " ".repeat(PROJECT_COLUMNS.saturating_sub(w)))
+    format!("{shown}{}", " ".repeat(columns.saturating_sub(w)))
 }
 
 /// A row's fields folded to lower case, once (not at every keystroke).
@@ -460,8 +459,12 @@ impl Finder {
             }
             // every project's sessions: which project, by its last
             // components (they tell projects apart)
+            // on a narrow screen the project takes half the room the
+            // title would have (it took its columns whatever the width,
+            // and the row wrapped)
             let project = if self.all {
-                format!("{}  ", project_cell(r.cwd.as_deref()))
+                let columns = PROJECT_COLUMNS.min(width.saturating_sub(26) / 2);
+                format!("{}  ", project_cell(r.cwd.as_deref(), columns))
             } else {
                 String::new()
             };

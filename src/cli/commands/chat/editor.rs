@@ -826,7 +826,12 @@ impl Drawn {
         if self.cursor_row > 0 {
             out.push_str(&format!("\x1b[{}A", self.cursor_row));
         }
-        out.push_str("\r\x1b[J");
+        // everything from the first row down erased, from its second
+        // column (a blank put in the first): tmux takes an erase below from
+        // the screen's top-left corner, where the prompt sits after Ctrl-L,
+        // for a clear of the screen, and keeps a copy of the rows in its
+        // history at every key (`scroll-on-clear`)
+        out.push_str("\r \x1b[J\r");
         let first = if top == 0 {
             out.push_str(shown);
             if prompt_rows > 0 && plain.width() % width.max(1) == 0 {
@@ -1076,6 +1081,45 @@ mod tests {
             rest = &rest[c.len_utf8()..];
         }
         (row, col)
+    }
+
+    /// After Ctrl-L the prompt sits on the screen's top row. tmux (its
+    /// `scroll-on-clear`, on by default) takes an erase below from the
+    /// top-left corner for a clear of the whole screen and keeps what was
+    /// there in its history: each key typed left a copy of the line in the
+    /// scrollback (`› a`, `› ab`, `› abc`). No redraw of the line, of one
+    /// row or of several, erases from there.
+    #[test]
+    fn a_prompt_on_the_top_row_is_redrawn_without_clearing_the_screen() {
+        let (w, h) = (20usize, 6usize);
+        let tty = |s: String| s.replace('\n', "\r\n");
+        let mut term = vt100::Parser::new(h as u16, w as u16, 0);
+        let mut d = Drawn::default();
+        let mut line = PromptLine::new(FileHistory::new(), false);
+        // what is written, fed to the screen an erase at a time: where each
+        // erase below starts
+        let draw = |term: &mut vt100::Parser, out: String| {
+            let out = tty(out);
+            let mut parts = out.split("\x1b[J");
+            term.process(parts.next().unwrap_or("").as_bytes());
+            for part in parts {
+                assert_ne!(
+                    term.screen().cursor_position(),
+                    (0, 0),
+                    "an erase below from the top-left corner in {out:?}"
+                );
+                term.process(b"\x1b[J");
+                term.process(part.as_bytes());
+            }
+        };
+        for typed in ["", "a", "ab", &"x".repeat(45), "abc"] {
+            line.start(typed, "");
+            draw(&mut term, d.frame(&line, "› ", "› ", w, h));
+        }
+        let rows: Vec<String> = term.screen().rows(0, w as u16).collect();
+        assert_eq!(rows[0], "› abc", "{rows:#?}");
+        assert!(rows[1..].iter().all(String::is_empty), "{rows:#?}");
+        assert_eq!(term.screen().cursor_position(), (0, 5));
     }
 
     /// A line taller than the screen (a paste of a thousand lines) is

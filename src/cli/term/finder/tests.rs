@@ -409,6 +409,34 @@ fn every_project_s_view_names_the_project() {
     }
 }
 
+/// Every project's view on a narrow screen (under 43 columns): no row is
+/// wider than the screen, and each keeps a column or more of its title.
+/// The project took its 18 columns whatever the width, a row came to 43,
+/// wrapped, and every redraw after it landed a row off (copies of the
+/// title line stacked up as the person moved or typed).
+#[test]
+fn every_project_s_view_fits_a_narrow_screen() {
+    let mut there = row("z9876543", "fix tests", 50, false);
+    there.cwd = Some("/home/me/work/clients/acme-shop".into());
+    let mut here = row("a1234567", "fix tests", 10, true);
+    here.cwd = Some("/home/me/code/claudio".into());
+    let mut f = Finder::new(vec![here.clone()]);
+    f.key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL));
+    f.set_rows(vec![here, there]);
+    for width in 30..=90 {
+        let lines = f.lines(Style::plain(), width, 3_600_000);
+        for l in &lines {
+            assert!(
+                crate::cli::term::wrap::visible_width(l) <= width,
+                "{width}: {l:?}"
+            );
+        }
+        let rows: Vec<&String> = lines.iter().filter(|l| l.contains("z9")).collect();
+        assert_eq!(rows.len(), 1, "{width}: {lines:#?}");
+        assert!(rows[0].contains("  f"), "{width}: {:?}", rows[0]);
+    }
+}
+
 /// The full-text search follows the typing: once the query is 2
 /// characters or more and the person pauses, it is due (it waited for
 /// Enter); searched, it is not due again until the query changes.
