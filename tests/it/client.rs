@@ -22,6 +22,21 @@ async fn collect_turn(client: &Client) -> Vec<Message> {
     out
 }
 
+/// The last thing a turn's stream gives, `None` when it hung past `bound`
+/// (a guard against a hang, not a time it may take).
+async fn last_of_turn(client: &Client, bound: Duration) -> Option<Option<Result<Message, Error>>> {
+    let mut last = None;
+    let mut s = std::pin::pin!(client.receive_response());
+    tokio::time::timeout(bound, async {
+        while let Some(m) = s.next().await {
+            last = Some(m);
+        }
+    })
+    .await
+    .ok()?;
+    Some(last)
+}
+
 fn text_of_deltas(msgs: &[Message]) -> String {
     msgs.iter()
         .filter_map(|m| match m {
@@ -543,15 +558,9 @@ async fn crash_mid_turn_is_an_error_with_the_stderr_tail() {
         .await
         .unwrap();
     client.send("boom").await.unwrap();
-    let mut last = None;
-    let mut s = std::pin::pin!(client.receive_response());
-    let done = tokio::time::timeout(Duration::from_secs(60), async {
-        while let Some(m) = s.next().await {
-            last = Some(m);
-        }
-    })
-    .await;
-    assert!(done.is_ok(), "the turn hung after the crash");
+    let last = last_of_turn(&client, Duration::from_secs(60))
+        .await
+        .unwrap_or_else(|| panic!("the turn hung after the crash"));
     match last {
         Some(Err(e @ Error::ProcessExited { .. })) => {
             let text = e.to_string();
@@ -872,15 +881,9 @@ async fn the_stderr_tail_of_an_exit_always_holds_the_last_line() {
         ]]);
         let client = Client::connect(fake.options()).await.unwrap();
         client.send("go").await.unwrap();
-        let mut last = None;
-        let mut s = std::pin::pin!(client.receive_response());
-        let done = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(m) = s.next().await {
-                last = Some(m);
-            }
-        })
-        .await;
-        assert!(done.is_ok(), "round {round}: the turn hung");
+        let last = last_of_turn(&client, Duration::from_secs(60))
+            .await
+            .unwrap_or_else(|| panic!("round {round}: the turn hung"));
         match last {
             Some(Err(e @ Error::ProcessExited { .. })) => {
                 let text = e.to_string();
@@ -1020,16 +1023,9 @@ exit 3
     let client = Client::connect(options).await.unwrap();
     client.send("hi").await.unwrap();
     let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
-    let mut last = None;
-    let mut s = std::pin::pin!(client.receive_response());
-    // (a guard against the hang, not a time it may take)
-    let done = tokio::time::timeout(Duration::from_secs(120), async {
-        while let Some(m) = s.next().await {
-            last = Some(m);
-        }
-    })
-    .await;
-    assert!(done.is_ok(), "the turn hung after the CLI ended");
+    let last = last_of_turn(&client, Duration::from_secs(120))
+        .await
+        .unwrap_or_else(|| panic!("the turn hung after the CLI ended"));
     match last {
         Some(Err(e @ Error::ProcessExited { .. })) => {
             assert!(e.to_string().contains("the CLI crashed"), "{e}");
@@ -1055,16 +1051,9 @@ async fn a_cli_that_ends_on_its_own_leaves_no_process() {
     let client = Client::connect(fake.options()).await.unwrap();
     client.send("boom").await.unwrap();
     let child = fake.child_pid();
-    let mut last = None;
-    let mut s = std::pin::pin!(client.receive_response());
-    // (a guard against a hang, not a time it may take)
-    let done = tokio::time::timeout(Duration::from_secs(120), async {
-        while let Some(m) = s.next().await {
-            last = Some(m);
-        }
-    })
-    .await;
-    assert!(done.is_ok(), "the turn hung after the crash");
+    let last = last_of_turn(&client, Duration::from_secs(120))
+        .await
+        .unwrap_or_else(|| panic!("the turn hung after the crash"));
     assert!(
         matches!(last, Some(Err(Error::ProcessExited { .. }))),
         "{last:?}"

@@ -699,6 +699,20 @@ fn the_statusline_program_prints_what_claudio_statusline_prints() {
     });
 }
 
+/// `claudio doctor` over the test store at `dir`, its settings running
+/// `command` as the status line (no CLI to be found).
+fn doctor_with_status_line(dir: &std::path::Path, command: &str) -> std::process::Command {
+    std::fs::write(
+        dir.join("settings.json"),
+        json!({"statusLine": {"type": "command", "command": command}}).to_string(),
+    )
+    .unwrap();
+    let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), dir);
+    c.args(["doctor", "--color", "never"])
+        .env("CLAUDIO_CLI", dir.join("no-such-claude"));
+    c
+}
+
 /// `claudio doctor` says which status line the settings run: `claudio
 /// statusline` with the faster `claudio-statusline` suggested,
 /// `claudio-statusline` found on PATH, or not found (the TUI then shows
@@ -729,15 +743,8 @@ fn doctor_says_which_status_line_the_settings_run() {
             "✗ status line  claudio-statusline: no such program",
         ),
     ] {
-        std::fs::write(
-            w.dir.path().join("settings.json"),
-            json!({"statusLine": {"type": "command", "command": command}}).to_string(),
-        )
-        .unwrap();
-        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
-        c.args(["doctor", "--color", "never"])
-            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
-            .env("PATH", path);
+        let mut c = doctor_with_status_line(w.dir.path(), command);
+        c.env("PATH", path);
         let o = run(c, None);
         let out = stdout(&o);
         assert!(
@@ -842,15 +849,8 @@ fn doctor_finds_the_status_line_s_program_named_from_home() {
             "✗ status line  ~/bin/claudio-statusline: no such program",
         ),
     ] {
-        std::fs::write(
-            w.dir.path().join("settings.json"),
-            json!({"statusLine": {"type": "command", "command": command}}).to_string(),
-        )
-        .unwrap();
-        let mut c = crate::common::over_store(env!("CARGO_BIN_EXE_claudio"), w.dir.path());
-        c.args(["doctor", "--color", "never"])
-            .env("CLAUDIO_CLI", w.dir.path().join("no-such-claude"))
-            .env("HOME", &home)
+        let mut c = doctor_with_status_line(w.dir.path(), command);
+        c.env("HOME", &home)
             .env("PATH", w.dir.path().join("empty-bin"));
         let o = run(c, None);
         let out = stdout(&o);

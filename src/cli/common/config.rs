@@ -135,24 +135,7 @@ const MAX_CONFIG: u64 = 1 << 20;
 /// [`MAX_CONFIG`] bytes; a FIFO in its place hung every command, the
 /// status line too, and a link to `/dev/zero` read without end.
 fn read_text(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC)
-        .open(path)?;
-    if !f.metadata()?.is_file() {
-        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
-    }
-    let mut text = String::new();
-    f.take(MAX_CONFIG + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_CONFIG {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            format!("over {} MiB", MAX_CONFIG >> 20),
-        ));
-    }
-    Ok(text)
+    super::settings::read_regular(path, MAX_CONFIG)
 }
 
 /// Where the config file is looked for, and whether it was named explicitly.

@@ -179,24 +179,42 @@ fn main_worktree(root: &Path) -> Option<PathBuf> {
 /// A small text file of the person's (a settings file, `.git/HEAD`):
 /// `None` when it is missing, not a regular file or over `max` bytes.
 pub fn read_small_text(file: &Path, max: u64) -> Option<String> {
-    use std::io::Read;
+    read_regular(file, max).ok()
+}
+
+/// [`read_small_text`], saying why not: the file's own error (not found,
+/// no permission), or that it is no regular file or is over `max` bytes.
+pub fn read_regular(file: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
     // one open: what is checked is what is read (a link is followed, as
     // the CLI follows it)
     // non-blocking: a FIFO put in its place opens at once (and is then
     // refused as no regular file) instead of hanging
     let f = std::os::unix::fs::OpenOptionsExt::custom_flags(
         std::fs::OpenOptions::new().read(true),
-        libc::O_NONBLOCK,
+        libc::O_NONBLOCK | libc::O_NOCTTY,
     )
-    .open(file)
-    .ok()?;
-    let meta = f.metadata().ok()?;
-    if !meta.is_file() || meta.len() > max {
-        return None;
+    .open(file)?;
+    let too_big = || {
+        let most = match max {
+            m if m >= 1 << 20 && m % (1 << 20) == 0 => format!("{} MiB", m >> 20),
+            m => format!("{m} bytes"),
+        };
+        Error::new(ErrorKind::InvalidInput, format!("over {most}"))
+    };
+    let meta = f.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(too_big());
     }
     let mut text = String::new();
-    f.take(max + 1).read_to_string(&mut text).ok()?;
-    (text.len() as u64 <= max).then_some(text)
+    f.take(max + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(too_big());
+    }
+    Ok(text)
 }
 
 /// One settings file as JSON: `None` when it is missing, not a regular
