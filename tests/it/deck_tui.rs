@@ -1380,3 +1380,69 @@ fn real_cli_tui_the_same_command_again_is_held_by_the_deck_till_answered() {
     deck.send(b"q");
     stop(t);
 }
+
+/// A claude TUI's plan and question are never decided by its hook, though
+/// the deck answers one (its own keys never do: a deck of the test's own
+/// on the socket answers an allow with the mode a plan's approval carries,
+/// and a plain allow): the hook takes nothing, the TUI shows its own
+/// dialog, and the answers given there are the ones that count.
+#[test]
+fn real_cli_tui_a_plan_or_question_allowed_by_a_deck_is_still_asked_in_the_tui() {
+    let Some(tui) =
+        tui_world("real_cli_tui_a_plan_or_question_allowed_by_a_deck_is_still_asked_in_the_tui")
+    else {
+        return;
+    };
+    let plan = Reply::tool_use(
+        "ExitPlanMode",
+        serde_json::json!({"plan": "# Plan\n\n1. Nothing"}),
+    );
+    let plan_id = plan.tool_use_id();
+    tui.w.api.push(plan);
+    tui.w.api.push(Reply::text("Planned."));
+    tui.w.api.push(Reply::tool_use(
+        "AskUserQuestion",
+        serde_json::json!({"questions": [{"question": "Which color?", "header": "Color",
+            "options": [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}],
+            "multiSelect": false}]}),
+    ));
+    tui.w.api.push(Reply::text("Asked."));
+    let l = crate::deck_chat::fake_deck(tui.w.home.path());
+    let mut t = tui.start();
+    to_plan_mode(&mut t);
+    tui.prompt(&mut t, "plan it");
+    let mode = serde_json::json!([{"type": "setMode", "mode": "acceptEdits",
+        "destination": "session"}]);
+    assert!(!forged_allow(&l, "ExitPlanMode", mode));
+    let screen = t.wait_for(PLAN_DIALOG);
+    assert!(
+        !screen.contains("Allowed by PermissionRequest hook"),
+        "{screen}"
+    );
+    // approved there: back to manual mode, as its first choice says
+    first_choice_in_the_tui(&mut t, PLAN_DIALOG);
+    t.wait_for("Planned.");
+    assert!(
+        !t.contents().contains("accept edits on"),
+        "{}",
+        t.contents()
+    );
+    let reqs = tui.w.main_requests();
+    let approved = reqs
+        .iter()
+        .find_map(|r| r.tool_result_for(&plan_id))
+        .expect("the plan's result");
+    assert!(
+        approved.content.contains("approved exiting plan mode"),
+        "{approved:?}"
+    );
+    tui.keep_manual_mode(&mut t);
+    tui.prompt(&mut t, "ask me");
+    assert!(!forged_allow(&l, "AskUserQuestion", serde_json::json!([])));
+    first_choice_in_the_tui(&mut t, "Which color?");
+    t.wait_for("Asked.");
+    let reqs = tui.w.main_requests();
+    let results = reqs.last().unwrap().tool_results();
+    assert!(results[0].content.contains("Red"), "{results:?}");
+    stop(t);
+}

@@ -174,17 +174,6 @@ pub fn offered_rules(updates: &[PermissionUpdate], req: &CanUseToolRequest) -> b
     })
 }
 
-/// Whether `updates` are what the deck offers for `req` as a claude TUI's
-/// hook passes them on: [`offered_rules`], or for a plan one of the
-/// deck's two modes ([`approval_of`]).
-pub fn offered_updates(updates: &[PermissionUpdate], req: &CanUseToolRequest) -> bool {
-    let mode = req.kind() == RequestKind::Plan
-        && [PermissionMode::AcceptEdits, PermissionMode::Default]
-            .into_iter()
-            .any(|m| updates == [PermissionUpdate::set_mode(m)]);
-    mode || offered_rules(updates, req)
-}
-
 /// An allow or a denial as the chat answers the CLI; `None` for anything
 /// else.
 fn result_of(answer: &Answer, req: &CanUseToolRequest) -> Option<PermissionResult> {

@@ -4,7 +4,8 @@
 //! the CLI reads it, telling the deck it took it ([`socket::Ack`]; a hook
 //! its TUI killed, having answered first, says nothing: "not taken"). Whenever the deck cannot decide (none running,
 //! another user's socket, the deck gone mid-answer, "answer it there", the
-//! wait's bound passed, input it cannot read) it exits 0 with no output,
+//! wait's bound passed, input it cannot read, a plan or a question) it
+//! exits 0 with no output,
 //! and the TUI shows its own dialog: the person at the TUI is never locked
 //! out, and without a deck the TUI behaves as before.
 //!
@@ -109,16 +110,22 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
     if answer.token != token {
         return None;
     }
+    let req = crate::cli::requests::publish::as_tool_request(&request.input);
+    // a plan or a question is answered in its terminal, whatever the deck
+    // says: the TUI shows its own dialog all the same (2.1.332), and the
+    // deck is not told its answer was taken
+    if req.as_ref().is_some_and(answered_in_its_terminal) {
+        return None;
+    }
     let decision = match answer.behavior.as_str() {
         "allow" => match answer.updated_permissions {
             Some(Value::Array(u)) if !u.is_empty() => {
                 // only what the deck offers for this very request (the
-                // CLI's own suggestions, a plan's mode), never wider: else
-                // the TUI asks
-                let req = crate::cli::requests::publish::as_tool_request(&request.input)?;
+                // CLI's own suggestions), never wider: else the TUI asks
+                let req = req?;
                 let updates: Vec<claudio::PermissionUpdate> =
                     serde_json::from_value(Value::Array(u.clone())).ok()?;
-                if !crate::cli::requests::publish::offered_updates(&updates, &req) {
+                if !crate::cli::requests::publish::offered_rules(&updates, &req) {
                     return None;
                 }
                 json!({ "behavior": "allow", "updatedPermissions": u })
@@ -155,8 +162,9 @@ pub fn decide(path: &Path, input: &[u8], wait: Duration) -> Option<String> {
 }
 
 /// Whether `req` is one the deck never answers: a question or a plan,
-/// which the claude TUI shows and takes the answers to itself (an allow
-/// from the hook would run it with none).
+/// which the claude TUI shows and takes the answers to itself (2.1.332
+/// shows its own dialog whatever the hook prints), and its hook never
+/// decides.
 pub fn answered_in_its_terminal(req: &claudio::CanUseToolRequest) -> bool {
     !matches!(req.kind(), claudio::protocol::ask::RequestKind::Tool)
 }
@@ -373,6 +381,48 @@ mod tests {
             updated_permissions: Some(updates),
             updated_input: None,
             interrupt: false,
+        }
+    }
+
+    /// A plan or a question of a claude TUI is never decided by its hook,
+    /// whatever the deck answers (an allow with a plan's mode, a plain
+    /// allow, a denial): the hook prints nothing and takes nothing, and the
+    /// TUI shows its own dialog.
+    #[test]
+    fn a_plan_or_a_question_is_never_decided_by_the_hook() {
+        const PLAN: &str = r##"{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# Plan"}}"##;
+        const QUESTION: &str = r#"{"session_id":"s","hook_event_name":"PermissionRequest","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"Which?","header":"H","options":[{"label":"A","description":"a"},{"label":"B","description":"b"}],"multiSelect":false}]}}"#;
+        let mode = json!([{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]);
+        for (input, behavior, updates) in [
+            (PLAN, "allow", Some(mode.clone())),
+            (PLAN, "allow", None),
+            (PLAN, "deny", None),
+            (QUESTION, "allow", None),
+            (QUESTION, "deny", None),
+        ] {
+            let d = tempfile::tempdir().unwrap();
+            let p = d.path().join("claudio").join("deck.sock");
+            let l = Listener::bind(&p).unwrap();
+            let u = updates.clone();
+            let deck = std::thread::spawn(move || {
+                let pending = l.next(Duration::from_secs(30)).unwrap();
+                pending
+                    .decide(Answer {
+                        token: String::new(),
+                        behavior: behavior.into(),
+                        message: None,
+                        updated_permissions: u,
+                        updated_input: None,
+                        interrupt: false,
+                    })
+                    .unwrap_or(socket::Acked::NotTaken)
+            });
+            assert_eq!(
+                decide(&p, input.as_bytes(), WAIT),
+                None,
+                "{behavior} {updates:?}"
+            );
+            assert_eq!(deck.join().unwrap(), socket::Acked::NotTaken);
         }
     }
 
