@@ -518,13 +518,20 @@ fn status_line_verdict(
     let Some(command) = v["statusLine"]["command"].as_str() else {
         return none();
     };
-    let mut words = command.split_whitespace();
+    // the variables set before the program (`TOKEN=... program`) may hold
+    // secrets: never shown
+    let mut words = command
+        .split_whitespace()
+        .skip_while(|w| w.split_once('=').is_some_and(|(k, _)| !k.is_empty()));
     let program = words.next().unwrap_or("");
     let name = Path::new(program)
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");
-    let shown = crate::cli::term::text::cut_width(&crate::cli::term::text::flat(command), 60);
+    // `program` is a part of `command`: where it starts
+    let at = (program.as_ptr() as usize).saturating_sub(command.as_ptr() as usize);
+    let from_program = command.get(at..).unwrap_or("");
+    let shown = crate::cli::term::text::cut_width(&crate::cli::term::text::flat(from_program), 60);
     match name {
         "claudio" if words.next() == Some("statusline") => (
             Level::Warn,
@@ -564,7 +571,13 @@ fn status_line_verdict(
                 )
             }
         }
-        _ => (Level::Ok, format!("{shown} (not claudio's)"), None),
+        // another program's arguments may hold a token: its name alone
+        _ => {
+            let more = if words.next().is_some() { " …" } else { "" };
+            let name =
+                crate::cli::term::text::cut_width(&crate::cli::term::text::flat(program), 60);
+            (Level::Ok, format!("{name}{more} (not claudio's)"), None)
+        }
     }
 }
 
@@ -634,7 +647,27 @@ mod tests {
         let (l, d, fix) = verdict(Some(&line("ccusage statusline")), &on_path);
         assert_eq!(
             (l, d.as_str(), fix),
-            (Level::Ok, "ccusage statusline (not claudio's)", false)
+            (Level::Ok, "ccusage … (not claudio's)", false)
+        );
+        // a token in another program's command line or in a variable set
+        // before a program is never shown
+        let (_, d, _) = verdict(
+            Some(&line(
+                "GH_TOKEN=ghp_secret1 npx ccusage statusline --token sk-ant-secret2",
+            )),
+            &on_path,
+        );
+        assert_eq!(d, "npx … (not claudio's)");
+        assert_eq!(
+            verdict(Some(&line("NO_COLOR=1 claudio-statusline")), &on_path),
+            (Level::Ok, "claudio-statusline".to_owned(), false)
+        );
+        assert_eq!(
+            verdict(
+                Some(&line("K=x-claudio-statusline claudio-statusline")),
+                &on_path
+            ),
+            (Level::Ok, "claudio-statusline".to_owned(), false)
         );
         // a command's escape sequences are not shown
         let (_, d, _) = verdict(Some(&line("\\u001b]0;x\\u0007evil")), &on_path);

@@ -468,7 +468,8 @@ impl Finder {
             } else {
                 String::new()
             };
-            let room = width.saturating_sub(24 + project.chars().count());
+            // the project cell's columns (a wide character takes two)
+            let room = width.saturating_sub(24 + crate::cli::term::text::width(&project));
             // what terminals count otherwise left out: a row wider on
             // the terminal than counted would wrap, and every redraw
             // after it would land a row off (threats.md class 11)

@@ -614,3 +614,30 @@ fn the_drawing_leaves_out_what_terminals_count_otherwise() {
         }
     }
 }
+
+/// In every project's view a project of wide characters takes the room it
+/// is drawn in: the title's room was counted by the project cell's
+/// characters, not its columns, and a row of a project named in Chinese
+/// was wider than the screen (it wrapped, and every redraw after it landed
+/// a row off).
+#[test]
+fn a_project_of_wide_characters_leaves_the_row_within_the_screen() {
+    let mut there = row("z9999999-0000", &"long title words ".repeat(8), 50, false);
+    there.cwd = Some("/home/me/项目/客户端/网上商店".into());
+    let mut here = row("a1111111-0000", "fix tests", 10, true);
+    here.cwd = Some("/home/me/code/claudio".into());
+    let mut f = Finder::new(vec![here.clone()]);
+    f.key(KeyEvent::new(KeyCode::Char('a'), KeyModifiers::CONTROL));
+    f.set_rows(vec![here, there]);
+    // (from where a row holds its project cell and some of its title)
+    for width in 45..=120 {
+        let lines = f.lines(Style::plain(), width, 100);
+        assert!(lines.iter().any(|l| l.contains("网上商店")), "{lines:?}");
+        for l in &lines {
+            assert!(
+                crate::cli::term::wrap::visible_width(l) <= width,
+                "{width}: {l}"
+            );
+        }
+    }
+}
