@@ -16,6 +16,7 @@ use crate::cli::term::markdown::Markdown;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
 use crate::cli::term::text::flat;
+use crate::cli::term::text::more_lines;
 use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
 use crate::cli::turn::reading::{is_cli_diagnostic, login_hint};
 use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
@@ -769,11 +770,7 @@ impl Renderer {
         }
         if lines.len() > PREVIEW_LINES {
             let more = lines.len() - PREVIEW_LINES;
-            let l = format!(
-                "{indent}{} {}",
-                s.dim("│"),
-                s.dim(&format!("… {more} more lines"))
-            );
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&more_lines(more)));
             self.permanent_line(&l, out);
         }
     }
@@ -791,7 +788,7 @@ impl Renderer {
         }
         if lines.len() > PREVIEW_LINES {
             let more = lines.len() - PREVIEW_LINES;
-            let line = format!("{prefix}{}", s.dim(&format!("… {more} more lines")));
+            let line = format!("{prefix}{}", s.dim(&more_lines(more)));
             self.permanent_line(&line, out);
         }
     }

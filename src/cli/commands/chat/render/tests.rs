@@ -236,6 +236,15 @@ fn tools_show_start_and_finish_with_preview() {
         out.contains("    sub-agent › ✗ Read  /x"),
         "sub-agent tools are indented: {out:?}"
     );
+    // one line past the preview is one more line (it said "1 more lines")
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m4","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/y"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":"1\ta\n2\tb\n3\tc\n4\t"}]}}),
+        ],
+    );
+    assert!(out.contains("│ … 1 more line\n"), "{out:?}");
 }
 
 #[test]
