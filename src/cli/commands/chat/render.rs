@@ -765,7 +765,10 @@ impl Renderer {
         let indent = "  ".repeat(tool.depth + 2);
         let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(l, room)));
+            // a tab as the columns it is drawn in (the terminal moved to
+            // its next tab stop, past the width the cut counted)
+            let l = l.replace('\t', "    ");
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(&l, room)));
             self.permanent_line(&l, out);
         }
         if lines.len() > PREVIEW_LINES {
@@ -783,7 +786,8 @@ impl Renderer {
         let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
         let room = self.opts.width.saturating_sub(label.width() + 7).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let line = format!("{prefix}{}", s.dim(&cut_width(l, room)));
+            let l = l.replace('\t', "    ");
+            let line = format!("{prefix}{}", s.dim(&cut_width(&l, room)));
             self.permanent_line(&line, out);
         }
         if lines.len() > PREVIEW_LINES {
