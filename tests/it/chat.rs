@@ -304,6 +304,66 @@ fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
     assert_eq!(t.wait(20).code(), Some(0));
 }
 
+/// Ctrl-C while Claude works says "Ctrl-C again to quit", and the CLI ends
+/// the interrupted turn at once: the second press, well within the two
+/// seconds, came to the prompt, which cleared its empty line, and the chat
+/// went on. It quits now, 130, as during the turn. With text on the line
+/// (a queued prompt the interrupt gave back) the press clears the line, as
+/// at any prompt, and the chat goes on.
+#[test]
+fn a_second_ctrl_c_just_after_the_interrupted_turn_ended_quits() {
+    let interrupted = || {
+        vec![
+            expect_user("long task"),
+            system_init(),
+            delta("working on it"),
+            Step::expect_as(
+                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+                "i",
+            ),
+            Step::Emit(
+                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+            ),
+            Step::Emit(
+                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+            ),
+        ]
+    };
+    let fake = Fake::after_init(vec![interrupted()]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long task");
+    t.wait_for("working on it");
+    t.ctrl_c();
+    t.wait_for("⏹ interrupted");
+    t.wait_prompt();
+    t.ctrl_c();
+    assert_eq!(t.wait(20).code(), Some(130));
+    assert!(
+        gone_within(fake.pid(), Duration::from_secs(5)),
+        "claude left behind"
+    );
+
+    // a prompt queued during the turn comes back to the line: the second
+    // press clears it
+    let fake = Fake::after_init(vec![interrupted()]);
+    let mut t = chat(&fake);
+    t.wait_for("Ctrl-D exits");
+    t.line("long task");
+    t.wait_for("working on it");
+    t.line("next one");
+    t.wait_for("queued");
+    t.ctrl_c();
+    t.wait_for("⏹ interrupted");
+    screen_until(&t, |s| {
+        let last = s.lines().rev().find(|l| !l.trim().is_empty());
+        last.is_some_and(|l| l.trim_end() == "› next one")
+    });
+    t.ctrl_c();
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
+
 #[test]
 fn second_ctrl_c_within_two_seconds_kills_and_exits_130() {
     let fake = Fake::after_init(vec![vec![
@@ -949,7 +1009,7 @@ fn a_resize_mid_turn_redraws_the_spinners_at_the_new_width() {
     assert!(row(&before) > 60, "{before}");
     t.resize(40, 60);
     // the spinner line is drawn again, cut to the new width
-    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let until = Instant::now() + Duration::from_secs(60);
     loop {
         let screen = t.contents();
         let rows: Vec<&str> = screen.lines().filter(|l| l.contains("echo xxx")).collect();

@@ -23,6 +23,16 @@ pub(crate) fn width(s: &str) -> usize {
     crate::cli::term::wrap::visible_width(s)
 }
 
+/// What a preview cut after its first lines says of the rest: `… 1 more
+/// line`, `… 3 more lines`.
+pub fn more_lines(n: usize) -> String {
+    if n == 1 {
+        "… 1 more line".to_owned()
+    } else {
+        format!("… {n} more lines")
+    }
+}
+
 /// Cut `s` to `max` display columns, with an ellipsis.
 pub fn cut_width(s: &str, max: usize) -> String {
     if width(s) <= max {

@@ -440,6 +440,12 @@ impl LineEditor {
         self.cli_commands = names;
     }
 
+    /// Whether the line was empty when the last reading ended (Ctrl-C on
+    /// an empty line).
+    pub fn line_was_empty(&self) -> bool {
+        self.line.line().is_empty()
+    }
+
     /// Keep `line` in the history (without its trailing blanks).
     pub fn add_history(&mut self, line: &str) {
         let line = line.trim_end();

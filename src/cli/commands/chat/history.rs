@@ -9,6 +9,7 @@ use super::state::{short_id, Session};
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
+use crate::cli::term::text::more_lines;
 use crate::cli::term::wrap::wrap;
 use crate::cli::turn::reading::Reading;
 use crate::cli::turn::summary::Here;
@@ -168,7 +169,7 @@ fn shell_rows(run: &claudio::store::ShellRun, width: usize) -> String {
         out.push_str(&format!("  │ {}\n", cut_width(&line, room)));
     }
     if lines.len() > SHELL_LINES {
-        out.push_str(&format!("  │ … {} more lines\n", lines.len() - SHELL_LINES));
+        out.push_str(&format!("  │ {}\n", more_lines(lines.len() - SHELL_LINES)));
     }
     out
 }

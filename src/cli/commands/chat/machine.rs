@@ -753,6 +753,7 @@ impl<R> Machine<R> {
                     self.end(WorkEnd::Quit(Exit::Interrupted), out);
                     return;
                 }
+                p.ahead.interrupted_at = Some(now);
                 self.interrupting(p, "interrupting… (Ctrl-C again to quit)", out);
             }
             Stage::Mode { .. } => {}

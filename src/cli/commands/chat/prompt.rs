@@ -131,6 +131,16 @@ impl PromptSide {
         self.ahead.cycles = 0;
     }
 
+    /// Ctrl-C at the prompt: whether it is the second of a double press
+    /// whose first interrupted the turn that just ended (within
+    /// [`DOUBLE_PRESS`](crate::cli::turn::interrupt::DOUBLE_PRESS)), which
+    /// quits as it does during the turn. Asked once per interrupt.
+    pub fn second_ctrl_c(&mut self, now: std::time::Instant) -> bool {
+        self.ahead.interrupted_at.take().is_some_and(|at| {
+            now.saturating_duration_since(at) < crate::cli::turn::interrupt::DOUBLE_PRESS
+        })
+    }
+
     /// Whether a prompt waits in the queue.
     pub fn has_queued(&self) -> bool {
         !self.ahead.queued.is_empty()
@@ -211,6 +221,8 @@ impl PromptSide {
     /// A prompt goes, under `uuid`, as typed: it takes what is owed, and
     /// is kept as typed for rewind.
     pub fn send(&mut self, uuid: String, typed: &str) -> Owed {
+        // a Ctrl-C at a later prompt is no second press of the last turn's
+        self.ahead.interrupted_at = None;
         self.typed.insert(uuid, typed.to_owned());
         Owed {
             shell: std::mem::take(&mut self.shell),

@@ -16,6 +16,7 @@ use crate::cli::term::markdown::Markdown;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::cut_width;
 use crate::cli::term::text::flat;
+use crate::cli::term::text::more_lines;
 use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
 use crate::cli::turn::reading::{is_cli_diagnostic, login_hint};
 use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
@@ -764,16 +765,15 @@ impl Renderer {
         let indent = "  ".repeat(tool.depth + 2);
         let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(l, room)));
+            // a tab as the columns it is drawn in (the terminal moved to
+            // its next tab stop, past the width the cut counted)
+            let l = l.replace('\t', "    ");
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(&l, room)));
             self.permanent_line(&l, out);
         }
         if lines.len() > PREVIEW_LINES {
             let more = lines.len() - PREVIEW_LINES;
-            let l = format!(
-                "{indent}{} {}",
-                s.dim("│"),
-                s.dim(&format!("… {more} more lines"))
-            );
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&more_lines(more)));
             self.permanent_line(&l, out);
         }
     }
@@ -786,12 +786,13 @@ impl Renderer {
         let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
         let room = self.opts.width.saturating_sub(label.width() + 7).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let line = format!("{prefix}{}", s.dim(&cut_width(l, room)));
+            let l = l.replace('\t', "    ");
+            let line = format!("{prefix}{}", s.dim(&cut_width(&l, room)));
             self.permanent_line(&line, out);
         }
         if lines.len() > PREVIEW_LINES {
             let more = lines.len() - PREVIEW_LINES;
-            let line = format!("{prefix}{}", s.dim(&format!("… {more} more lines")));
+            let line = format!("{prefix}{}", s.dim(&more_lines(more)));
             self.permanent_line(&line, out);
         }
     }

@@ -19,6 +19,7 @@ use crate::cli::common::flags::SessionFlags;
 use crate::cli::term::console;
 use crate::cli::term::style::Style;
 use std::io::{self, Write};
+use std::time::Instant;
 use tokio::runtime::Runtime;
 
 pub struct ChatSettings {
@@ -167,7 +168,15 @@ pub(in crate::cli::commands::chat) fn run_with(
         let line = match ed.read(keys, &prompt, &before, &after)? {
             Read::Line(line) => line,
             Read::Eof => break Exit::Success,
-            Read::Interrupted => continue,
+            Read::Interrupted => {
+                // the second press of a double Ctrl-C whose first ended the
+                // turn (the CLI stops at once) quits, as during the turn;
+                // with text on the line it only clears it
+                if chat.prompt_side().second_ctrl_c(Instant::now()) && ed.line_was_empty() {
+                    break Exit::Interrupted;
+                }
+                continue;
+            }
             Read::Action(action) => {
                 if let Some(exit) = chat.prompt_action(&prompt, action) {
                     break exit;

@@ -37,6 +37,9 @@ pub struct TypeAhead {
     /// Shift-Tab presses still owed a mode switch (pressed while the
     /// last switch was being confirmed): each press counts.
     pub cycles: usize,
+    /// When Ctrl-C last interrupted a turn: the CLI ends it at once, so
+    /// the second press of a double one may come at the prompt.
+    pub interrupted_at: Option<std::time::Instant>,
 }
 
 impl TypeAhead {

@@ -6,6 +6,7 @@ use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
 use crate::cli::term::text::first_line;
 use crate::cli::term::text::flat;
+use crate::cli::term::text::more_lines;
 use crate::cli::term::time::local_time;
 use crate::cli::turn::summary::tool_summary;
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
@@ -274,7 +275,7 @@ impl Writer {
         if lines.len() > RESULT_LINES {
             self.out.push_str(&format!(
                 "    {}\n",
-                st.dim(&format!("  … {} more lines", lines.len() - RESULT_LINES))
+                st.dim(&format!("  {}", more_lines(lines.len() - RESULT_LINES)))
             ));
         }
     }

@@ -325,7 +325,10 @@ fn cut_output(text: &str, full: bool) -> String {
         return text.trim_end_matches('\n').to_owned();
     }
     let mut s = lines[..OUTPUT_LINES].join("\n");
-    s.push_str(&format!("\n… {} more lines", lines.len() - OUTPUT_LINES));
+    s.push_str(&format!(
+        "\n{}",
+        crate::cli::term::text::more_lines(lines.len() - OUTPUT_LINES)
+    ));
     s
 }
 

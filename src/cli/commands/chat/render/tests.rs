@@ -236,6 +236,15 @@ fn tools_show_start_and_finish_with_preview() {
         out.contains("    sub-agent › ✗ Read  /x"),
         "sub-agent tools are indented: {out:?}"
     );
+    // one line past the preview is one more line (it said "1 more lines")
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m4","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/y"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":"1\ta\n2\tb\n3\tc\n4\t"}]}}),
+        ],
+    );
+    assert!(out.contains("│ … 1 more line\n"), "{out:?}");
 }
 
 #[test]
@@ -376,6 +385,30 @@ fn running_agents_and_their_calls_are_live() {
     assert!(out.contains("scan  working"), "{out}");
     assert!(out.contains("scan › ⠋ Bash  sleep 5"), "{out}");
     assert_eq!(r.agent_of("g1").as_deref(), Some("scan"));
+}
+
+/// A tool's output with tabs (the CLI's `Read` numbers its lines
+/// `100\tline`): the preview is cut to the width with each tab as the
+/// columns it is drawn in. The tab went to the terminal, which moved to
+/// its next tab stop, 7 columns past where the cut counted, and each line
+/// of a `Read` from line 100 wrapped at 40 columns.
+#[test]
+fn a_tool_s_output_with_tabs_fits_the_width() {
+    let mut r = renderer(false, false);
+    r.set_width(40);
+    let long = format!("line 100 {}", "word ".repeat(12));
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Read","input":{"file_path":"/big.txt"}}]}}),
+            json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":format!("100\t{long}\n101\t{long}")}]}}),
+        ],
+    );
+    assert!(out.contains("│ 100"), "{out:?}");
+    assert!(!out.contains('\t'), "{out:?}");
+    for line in out.lines() {
+        assert!(line.width() <= 40, "{line:?}");
+    }
 }
 
 #[test]
