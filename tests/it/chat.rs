@@ -174,21 +174,7 @@ fn esc_denies_and_interrupts() {
 #[test]
 fn ctrl_c_interrupts_and_the_next_prompt_works() {
     let fake = Fake::after_init(vec![
-        vec![
-            expect_user("long task"),
-            system_init(),
-            delta("working on it"),
-            Step::expect_as(
-                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
-                "i",
-            ),
-            Step::Emit(
-                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
-            ),
-            Step::Emit(
-                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
-            ),
-        ],
+        interrupted_turn("long task", "working on it"),
         turn("and now?", "still here"),
     ]);
     let mut t = chat(&fake);
@@ -312,24 +298,7 @@ fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
 /// at any prompt, and the chat goes on.
 #[test]
 fn a_second_ctrl_c_just_after_the_interrupted_turn_ended_quits() {
-    let interrupted = || {
-        vec![
-            expect_user("long task"),
-            system_init(),
-            delta("working on it"),
-            Step::expect_as(
-                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
-                "i",
-            ),
-            Step::Emit(
-                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
-            ),
-            Step::Emit(
-                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
-            ),
-        ]
-    };
-    let fake = Fake::after_init(vec![interrupted()]);
+    let fake = Fake::after_init(vec![interrupted_turn("long task", "working on it")]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("long task");
@@ -346,7 +315,7 @@ fn a_second_ctrl_c_just_after_the_interrupted_turn_ended_quits() {
 
     // a prompt queued during the turn comes back to the line: the second
     // press clears it
-    let fake = Fake::after_init(vec![interrupted()]);
+    let fake = Fake::after_init(vec![interrupted_turn("long task", "working on it")]);
     let mut t = chat(&fake);
     t.wait_for("Ctrl-D exits");
     t.line("long task");
@@ -2363,21 +2332,7 @@ fn sigint_at_the_prompt_is_ctrl_c_there() {
 #[test]
 fn ctrl_c_in_a_turn_then_ctrl_c_at_the_prompt_clears_the_line_only() {
     let fake = Fake::after_init(vec![
-        vec![
-            expect_user("long task"),
-            system_init(),
-            delta("working on it"),
-            Step::expect_as(
-                json!({"type":"control_request","request":{"subtype":"interrupt"}}),
-                "i",
-            ),
-            Step::Emit(
-                json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
-            ),
-            Step::Emit(
-                json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
-            ),
-        ],
+        interrupted_turn("long task", "working on it"),
         turn("and now?", "still here"),
     ]);
     let mut t = chat(&fake);

@@ -18,26 +18,6 @@ fn chat(fake: &Fake) -> Term {
     t
 }
 
-/// A turn that works until it is interrupted, then ends as the CLI ends
-/// an interrupted turn.
-fn interrupted_turn(prompt: &str) -> Vec<Step> {
-    vec![
-        expect_user(prompt),
-        system_init(),
-        delta("working on it\n"),
-        Step::expect_as(
-            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
-            "i",
-        ),
-        Step::Emit(
-            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
-        ),
-        Step::Emit(
-            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
-        ),
-    ]
-}
-
 /// Esc (or Ctrl-C) while Claude works interrupts the turn, and the prompts
 /// queued behind it come back to the line, oldest first, to edit or send:
 /// none is sent by itself (#40.1, #40.4). Before, Esc was ignored (the
@@ -45,7 +25,7 @@ fn interrupted_turn(prompt: &str) -> Vec<Step> {
 /// first queued prompt at once.
 fn an_interrupt_brings_the_queue_back(key: &[u8]) {
     let fake = Fake::after_init(vec![
-        interrupted_turn("long task"),
+        interrupted_turn("long task", "working on it\n"),
         turn("one\ntwo, edited", "both done"),
     ]);
     let mut t = chat(&fake);

@@ -128,6 +128,26 @@ pub fn init() -> Vec<Step> {
     ]
 }
 
+/// A turn the chat interrupts: `prompt`, the answer begun (`said`), the
+/// interrupt awaited and answered, and the CLI's result of an aborted turn.
+pub fn interrupted_turn(prompt: &str, said: &str) -> Vec<Step> {
+    vec![
+        expect_user(prompt),
+        system_init(),
+        delta(said),
+        Step::expect_as(
+            json!({"type":"control_request","request":{"subtype":"interrupt"}}),
+            "i",
+        ),
+        Step::Emit(
+            json!({"type":"control_response","response":{"subtype":"success","request_id":"{{i}}","response":{}}}),
+        ),
+        Step::Emit(
+            json!({"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","num_turns":1,"terminal_reason":"aborted_streaming"}),
+        ),
+    ]
+}
+
 pub fn expect_user(text: &str) -> Step {
     Step::expect(json!({"type":"user","message":{"role":"user","content":text}}))
 }
