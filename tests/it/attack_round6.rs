@@ -370,3 +370,40 @@ fn a_relative_claude_config_dir_is_a_usage_error() {
         "no hook installed"
     );
 }
+
+/// A relative `CLAUDIO_CONFIG` is a usage error (threats.md class 1), not
+/// a file of that name in whatever folder claudio runs in: the folder's
+/// `rel.toml` is never read. The status line still shows its line.
+#[test]
+fn a_relative_claudio_config_is_a_usage_error() {
+    let d = tempfile::tempdir().unwrap();
+    // a config the folder holds, that would make every command fail
+    std::fs::write(d.path().join("rel.toml"), "color = \"sometimes\"\n").unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+            .args(args)
+            .current_dir(d.path())
+            .env("CLAUDIO_CONFIG", "rel.toml")
+            .env("CLAUDE_CONFIG_DIR", d.path().join("claude"))
+            .env("HOME", d.path().join("home"))
+            .env("NO_COLOR", "1")
+            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
+            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for args in [&["sessions", "list", "--all"][..], &["config", "show"]] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("CLAUDIO_CONFIG is a relative path (rel.toml)"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("sometimes"),
+            "{args:?}: the file was read: {err}"
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    }
+}

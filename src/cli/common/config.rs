@@ -235,6 +235,14 @@ impl Config {
         let Some((path, explicit)) = config_path() else {
             return Ok((Config::default(), None));
         };
+        // resolved against the working folder, a relative path would read
+        // whatever file of that name the folder claudio runs in holds
+        if explicit && path.is_relative() {
+            return Err(super::exit::usage_error!(
+                "{CONFIG_ENV} is a relative path ({}): set it to an absolute one",
+                crate::cli::common::folder::shown(&path)
+            ));
+        }
         match read_text(&path) {
             Ok(text) => {
                 let config = Config::parse(&text, &path)?;
