@@ -326,6 +326,22 @@ async fn a_withdrawn_id_sent_again_is_a_new_request_and_close_refuses_answers() 
     assert_eq!(answers.len(), 1, "{answers:?}");
 }
 
+/// `claudio args` run in `dir` (no stdin, no colours), its home, cache
+/// and archive folders in it, with `env` set.
+fn claudio_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
+        .args(args)
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .env("HOME", dir.join("home"))
+        .env("NO_COLOR", "1")
+        .env("CLAUDIO_CACHE_DIR", dir.join("cache"))
+        .env("CLAUDIO_ARCHIVE_DIR", dir.join("archive"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
 /// A relative `CLAUDE_CONFIG_DIR` is a usage error naming it, for the
 /// sessions commands and the deck's install: before, it was read against
 /// the folder claudio ran in, so `sessions list` listed (and `delete`
@@ -345,17 +361,7 @@ fn a_relative_claude_config_dir_is_a_usage_error() {
         &["sessions", "delete", id, "--yes"],
         &["deck", "hooks", "install", "--yes"],
     ] {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
-            .args(args)
-            .current_dir(d.path())
-            .env("CLAUDE_CONFIG_DIR", "rel")
-            .env("HOME", d.path().join("home"))
-            .env("NO_COLOR", "1")
-            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
-            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let o = claudio_in(d.path(), args, &[("CLAUDE_CONFIG_DIR", "rel")]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
             err.contains("CLAUDE_CONFIG_DIR is a relative path (rel)"),
@@ -379,19 +385,17 @@ fn a_relative_claudio_config_is_a_usage_error() {
     let d = tempfile::tempdir().unwrap();
     // a config the folder holds, that would make every command fail
     std::fs::write(d.path().join("rel.toml"), "color = \"sometimes\"\n").unwrap();
+    let claude = d.path().join("claude");
+    let claude = claude.to_str().unwrap();
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_claudio"))
-            .args(args)
-            .current_dir(d.path())
-            .env("CLAUDIO_CONFIG", "rel.toml")
-            .env("CLAUDE_CONFIG_DIR", d.path().join("claude"))
-            .env("HOME", d.path().join("home"))
-            .env("NO_COLOR", "1")
-            .env("CLAUDIO_CACHE_DIR", d.path().join("cache"))
-            .env("CLAUDIO_ARCHIVE_DIR", d.path().join("archive"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap()
+        claudio_in(
+            d.path(),
+            args,
+            &[
+                ("CLAUDIO_CONFIG", "rel.toml"),
+                ("CLAUDE_CONFIG_DIR", claude),
+            ],
+        )
     };
     for args in [&["sessions", "list", "--all"][..], &["config", "show"]] {
         let o = run(args);

@@ -361,15 +361,21 @@ mod tests {
         ] {
             let answer = crate::cli::commands::deck::full::hook_answer(&d.result(&req));
             let updates = answer.updated_permissions.clone().unwrap();
-            let (_d, p, t) = deck_answering(move |_| Some(answer));
-            let out: Value =
-                serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
-            t.join().unwrap();
             assert_eq!(
-                out["hookSpecificOutput"]["decision"],
+                decision_of(answer),
                 json!({"behavior": "allow", "updatedPermissions": updates})
             );
         }
+    }
+
+    /// The decision the hook prints for the suggested request, the deck
+    /// answering it with `answer`.
+    fn decision_of(answer: Answer) -> Value {
+        let (_d, p, t) = deck_answering(move |_| Some(answer));
+        let out: Value =
+            serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
+        t.join().unwrap();
+        out["hookSpecificOutput"]["decision"].clone()
     }
 
     /// The deck's allow, carrying `updates`.
@@ -430,13 +436,8 @@ mod tests {
     fn an_allow_carries_the_chosen_permission_updates() {
         let updates = json!([{"type": "addRules", "behavior": "allow",
             "rules": [{"toolName": "Bash", "ruleContent": "ls *"}], "destination": "session"}]);
-        let u2 = updates.clone();
-        let (_d, p, t) = deck_answering(move |_| Some(allow_with(u2.clone())));
-        let out: Value =
-            serde_json::from_str(&decide(&p, SUGGESTED.as_bytes(), WAIT).unwrap()).unwrap();
-        t.join().unwrap();
         assert_eq!(
-            out["hookSpecificOutput"]["decision"],
+            decision_of(allow_with(updates.clone())),
             json!({"behavior": "allow", "updatedPermissions": updates})
         );
     }
