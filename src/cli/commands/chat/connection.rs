@@ -4,7 +4,7 @@
 //! events, among its messages.
 
 use super::dialog::PendingRequest;
-use super::work::Said;
+use super::inbox::Said;
 use crate::cli::common::flags::SessionFlags;
 use crate::cli::common::options::build_options;
 use claudio::{Client, Options};

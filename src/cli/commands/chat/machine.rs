@@ -25,7 +25,7 @@
 //! The CLI's requests come among its messages. One dialog is open at a
 //! time; while it is, the loop holds what the CLI says (its messages, its
 //! other requests, its end) and steps it in, in order, once it is
-//! answered (`work.rs`'s `Inbox`): the CLI is read all the while, and the
+//! answered (`inbox.rs`'s `Inbox`): the CLI is read all the while, and the
 //! dialog is not disturbed. A request's dialog is made by the loop when
 //! its turn comes, and the machine is told of it once, as it opens
 //! ([`Event::Request`]); its answer ([`Effect::Reply`]) lets the loop open

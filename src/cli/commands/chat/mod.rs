@@ -8,6 +8,7 @@ mod dialog;
 pub mod editor;
 mod history;
 mod images;
+mod inbox;
 pub mod keys;
 mod label;
 pub mod live;

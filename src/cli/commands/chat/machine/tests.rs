@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::cli::commands::chat::dialog::Dialog;
+use crate::cli::commands::chat::inbox::{Inbox, Said};
 use crate::cli::commands::chat::render::RenderOptions;
-use crate::cli::commands::chat::work::{Inbox, Said};
 use crate::cli::requests::tool::{Approval, Frame, Shown};
 use crate::cli::term::style::Style;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
