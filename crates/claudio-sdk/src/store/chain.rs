@@ -4,7 +4,6 @@
 
 use super::error::StoreResult;
 use super::lines::{Passed, Transcript};
-use super::scan::truthy;
 use crate::protocol::MessageContent;
 use serde::Deserialize;
 use serde_json::Value;
@@ -830,6 +829,17 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
         entries,
         long_lines: passed.long_lines,
     })
+}
+
+/// JavaScript truthiness of an optional JSON value.
+pub(crate) fn truthy(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(_) => true,
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! lines that can hold the field. Following its rules to the letter is what
 //! makes `claudio sessions list --json` agree with `listSessions()`.
 
+use super::chain::truthy;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
@@ -25,17 +26,6 @@ pub(crate) fn is_js_space(c: char) -> bool {
 /// JavaScript's `String.prototype.trim`.
 pub(crate) fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
-}
-
-/// JavaScript truthiness of an optional JSON value.
-pub(crate) fn truthy(v: Option<&Value>) -> bool {
-    match v {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(_) => true,
-    }
 }
 
 fn find(hay: &str, needle: &str) -> Option<usize> {
