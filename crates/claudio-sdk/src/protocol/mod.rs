@@ -7,6 +7,7 @@
 pub mod ask;
 mod content;
 mod control;
+mod decode;
 mod fast;
 pub mod hooks;
 mod image;
