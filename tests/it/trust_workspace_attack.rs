@@ -294,6 +294,61 @@ fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
     assert!(!state.contains("hasTrustDialogAccepted"), "{state}");
 }
 
+/// A prompt typed while the trust question is shown (the person did not
+/// read it) answers nothing: the question is asked again, and the prompt
+/// waits on the prompt line once it is answered, to send with Enter.
+/// Before, any line but "y" was "no": the folder was left untrusted and
+/// the prompt was lost.
+#[test]
+fn a_prompt_typed_at_the_trust_question_asks_again_and_waits_on_the_prompt_line() {
+    let fake = Fake::after_init(vec![turn("fix the bug", "fixed it")]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let dir = project(&base, "work");
+
+    let mut t = chat_in(&fake, &home, &dir);
+    t.wait_for("y trust it");
+    t.line("fix the bug");
+    t.wait_for("that is not y or n");
+    t.wait_for_n("y trust it", 2);
+    t.line("y");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let rows = t.rows();
+        assert!(
+            !rows.iter().any(|r| r.contains("not loaded")),
+            "{}",
+            rows.join("\n")
+        );
+        if rows.iter().any(|r| r.trim() == "trusted")
+            && rows.iter().any(|r| r.starts_with("› fix the bug"))
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the prompt line does not hold what was typed:\n{}",
+            rows.join("\n")
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(fake.user_lines().is_empty(), "sent before Enter");
+    t.send(b"\r");
+    t.wait_for("fixed it");
+    bye(t);
+    let users = fake.user_lines();
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0]["message"]["content"], "fix the bug");
+    let now: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude.json")).unwrap()).unwrap();
+    assert_eq!(
+        now["projects"][dir.to_str().unwrap()]["hasTrustDialogAccepted"],
+        true,
+        "{now:#}"
+    );
+}
+
 /// `--trust-workspace` loads the settings of the folder the chat was
 /// started in; `/resume` of a session recorded in another project, not
 /// trusted, asks about that one (it loaded its hooks unasked).

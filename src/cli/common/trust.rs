@@ -285,6 +285,13 @@ pub fn yes(line: &str) -> bool {
     matches!(line.trim().to_lowercase().as_str(), "y" | "yes")
 }
 
+/// A typed answer that says no: `n`/`no`, or Enter alone. Where a
+/// question can be asked again, anything neither [`yes`] nor this is no
+/// answer at all (the chat's trust question asks again).
+pub fn no(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "" | "n" | "no")
+}
+
 /// The one line said when the project's settings were left out.
 pub fn left_out(folder: &Folder, how_to_trust: &str) -> String {
     let what = if folder.loads.is_empty() {

@@ -226,12 +226,18 @@ impl<'a> Chat<'a> {
         let loads = forced
             || match trust::check(cwd) {
                 trust::Check::Trusted => true,
-                trust::Check::Untrusted(folder) => TrustQuestion {
-                    rt: self.rt,
-                    screen: &mut self.screen,
-                    keys: &mut self.keys,
+                trust::Check::Untrusted(folder) => {
+                    let answer = TrustQuestion {
+                        rt: self.rt,
+                        screen: &mut self.screen,
+                        keys: &mut self.keys,
+                    }
+                    .ask(&folder)?;
+                    if let Some(typed) = answer.typed {
+                        self.prompt.edited(typed);
+                    }
+                    answer.loads
                 }
-                .ask(&folder)?,
             };
         self.conn.settle_trust(cwd, loads);
         Ok(loads)

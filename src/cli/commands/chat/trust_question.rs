@@ -25,15 +25,33 @@ impl TrustQuestion<'_> {
     /// reader of the keyboard (#42.1), its signals with it: Ctrl-C (or a
     /// signal that stops the chat) ends the chat before its CLI starts
     /// ([`Interrupted`]); Ctrl-D, or no terminal to ask on, is "no", said.
-    pub(super) fn ask(mut self, folder: &trust::Folder) -> Result<bool, Interrupted> {
+    /// A line that is neither yes nor no (a prompt typed while the
+    /// question was shown) answers nothing: the question is asked again,
+    /// and the line is kept for the prompt ([`Trusted::typed`]).
+    pub(super) fn ask(mut self, folder: &trust::Folder) -> Result<Trusted, Interrupted> {
         let s = self.screen.style();
         let width = super::screen::terminal_width();
         let question = trust::question_rows(folder, width);
         let ask = trust::ask_for(width);
         let plain = format!("  {ask} ");
         let styled = format!("  {} ", s.bold(ask));
-        let answer = self.read_answer(&question, &styled, &plain)?;
-        Ok(match answer {
+        let mut typed = None;
+        let answer = loop {
+            match self.read_answer(&question, &styled, &plain)? {
+                Ok(line) if !trust::yes(&line) && !trust::no(&line) => {
+                    typed = Some(line);
+                    self.screen.info(NO_ANSWER);
+                }
+                answer => break answer,
+            }
+        };
+        let loads = self.settle(folder, answer);
+        Ok(Trusted { loads, typed })
+    }
+
+    /// The answer recorded and said: whether the folder's settings load.
+    fn settle(&mut self, folder: &trust::Folder, answer: std::io::Result<String>) -> bool {
+        match answer {
             Ok(line) if trust::yes(&line) => {
                 if let Err(e) = trust::record_trust(folder) {
                     self.screen.info(&format!(
@@ -58,7 +76,7 @@ impl TrustQuestion<'_> {
                     .info(&trust::left_out(folder, &format!("could not ask ({e})")));
                 false
             }
-        })
+        }
     }
 
     /// The trust question shown, and its answer read from the chat's one
@@ -83,6 +101,20 @@ impl TrustQuestion<'_> {
             Read::Eof | Read::Action(_) => Ok(Ok(String::new())),
         }
     }
+}
+
+/// Said under a line that answers the trust question neither way.
+const NO_ANSWER: &str =
+    "that is not y or n: the question again, and what you typed waits on the prompt line";
+
+/// The trust question's answer.
+#[derive(Debug)]
+pub(super) struct Trusted {
+    /// Whether the folder's project settings load.
+    pub(super) loads: bool,
+    /// The last line typed that answered nothing (a prompt typed while the
+    /// question was shown): the prompt line's text once it is answered.
+    pub(super) typed: Option<String>,
 }
 
 /// Ctrl-C at the trust question: the chat ends before its CLI starts.
