@@ -1038,6 +1038,53 @@ exit 3
     );
 }
 
+/// A CLI that writes its last line without the `\n` and exits while a
+/// process it started holds its stdout: the line is read, as at the end of
+/// a stdout that closes. Before, the half a second's wait for more ended
+/// the reading with the line still unread: the turn ended with the exit
+/// and no result.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_last_line_without_its_newline_is_read_though_a_child_holds_stdout() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("child.pid");
+    let cli = dir.path().join("claude");
+    std::fs::write(
+        &cli,
+        r#"#!/bin/sh
+read -r line
+id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
+printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
+sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec sleep 600' "$PIDFILE" &
+read -r line
+printf '{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"the last words"}'
+exit 0
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let options = Options::default()
+        .cli_path(&cli)
+        .env("PIDFILE", pidfile.display().to_string())
+        .init_timeout(Duration::from_secs(60));
+    let client = Client::connect(options).await.unwrap();
+    client.send("hi").await.unwrap();
+    let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
+    let last = last_of_turn(&client, Duration::from_secs(120))
+        .await
+        .unwrap_or_else(|| panic!("the turn hung after the CLI ended"));
+    match last {
+        Some(Ok(Message::Result(r))) => {
+            assert_eq!(r.result.as_deref(), Some("the last words"), "{r:?}")
+        }
+        other => panic!("the last line was lost: {other:?}"),
+    }
+    assert!(
+        gone_within(child, Duration::from_secs(10)),
+        "the CLI's child left behind"
+    );
+}
+
 /// A CLI that ends on its own mid-turn (a crash) takes what it left in its
 /// process group with it, as a CLI the library closes does: a tool's
 /// process it started outlived it, and the program.

@@ -8,6 +8,7 @@ mod archive;
 mod ask;
 mod attack_round5;
 mod attack_round6;
+mod attack_round7;
 mod chat;
 mod client;
 mod config_doctor;

@@ -518,20 +518,30 @@ fn status_line_verdict(
     let Some(command) = v["statusLine"]["command"].as_str() else {
         return none();
     };
-    // the variables set before the program (`TOKEN=... program`) may hold
-    // secrets: never shown
-    let mut words = command
-        .split_whitespace()
-        .skip_while(|w| w.split_once('=').is_some_and(|(k, _)| !k.is_empty()));
-    let program = words.next().unwrap_or("");
+    // the variables set before the program (`TOKEN=... program`, a value
+    // quoted or with spaces) may hold secrets: never shown; nor what the
+    // shell runs after the first command (`; curl -H "Authorization: …"`)
+    let (first, more) = first_command(command);
+    let at = first
+        .iter()
+        .position(|w| w.raw.split_once('=').is_none_or(|(k, _)| k.is_empty()))
+        .unwrap_or(first.len());
+    let from_program = &first[at..];
+    let program = from_program.first().map_or("", |w| w.word.as_str());
     let name = Path::new(program)
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");
-    // `program` is a part of `command`: where it starts
-    let at = (program.as_ptr() as usize).saturating_sub(command.as_ptr() as usize);
-    let from_program = command.get(at..).unwrap_or("");
-    let shown = crate::cli::term::text::cut_width(&crate::cli::term::text::flat(from_program), 60);
+    let mut shown = from_program
+        .iter()
+        .map(|w| w.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if more {
+        shown.push_str(" …");
+    }
+    let shown = crate::cli::term::text::cut_width(&crate::cli::term::text::flat(&shown), 60);
+    let mut words = from_program.iter().skip(1).map(|w| w.word.as_str());
     match name {
         "claudio" if words.next() == Some("statusline") => (
             Level::Warn,
@@ -573,12 +583,97 @@ fn status_line_verdict(
         }
         // another program's arguments may hold a token: its name alone
         _ => {
-            let more = if words.next().is_some() { " …" } else { "" };
-            let name =
-                crate::cli::term::text::cut_width(&crate::cli::term::text::flat(program), 60);
+            let more = if more || words.next().is_some() {
+                " …"
+            } else {
+                ""
+            };
+            // a program named by what a command prints (`$(…)`) is that
+            // command, which may hold a token too
+            let name = if program.contains("$(") || program.contains('`') {
+                "a command's output".to_owned()
+            } else {
+                crate::cli::term::text::cut_width(&crate::cli::term::text::flat(program), 60)
+            };
             (Level::Ok, format!("{name}{more} (not claudio's)"), None)
         }
     }
+}
+
+/// A word of a shell command: as written (`raw`, quotes and all) and as
+/// the shell passes it on (`word`: quotes gone, escapes taken).
+struct ShellWord {
+    raw: String,
+    word: String,
+}
+
+/// The words of the first simple command of `command`, as a POSIX shell
+/// splits them (quotes, escapes, `$(…)` and backquotes keep their spaces),
+/// and whether more follows it (`;`, `&`, `|`, a redirection, a newline,
+/// a parenthesis).
+fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
+    let mut words = Vec::new();
+    let mut raw = String::new();
+    let mut word = String::new();
+    let mut chars = command.chars().peekable();
+    // open `$(` and backquotes, and the quote in effect
+    let mut depth = 0usize;
+    let mut backquoted = false;
+    let mut quote: Option<char> = None;
+    let end = |raw: &mut String, word: &mut String, words: &mut Vec<ShellWord>| {
+        if !raw.is_empty() {
+            words.push(ShellWord {
+                raw: std::mem::take(raw),
+                word: std::mem::take(word),
+            });
+        }
+    };
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => word.push(c),
+            (_, '\\') if quote != Some('\'') => {
+                raw.push(c);
+                if let Some(n) = chars.next() {
+                    raw.push(n);
+                    word.push(n);
+                }
+                continue;
+            }
+            (Some('"'), '"') if depth == 0 && !backquoted => quote = None,
+            (None, '\'' | '"') if depth == 0 && !backquoted => quote = Some(c),
+            (_, '$') if chars.peek() == Some(&'(') => {
+                raw.push(c);
+                word.push(c);
+                let open = chars.next().unwrap_or('(');
+                raw.push(open);
+                word.push(open);
+                depth += 1;
+                continue;
+            }
+            (_, ')') if depth > 0 => {
+                depth -= 1;
+                word.push(c);
+            }
+            (_, '`') => {
+                // a backquote opens or closes a command of its own
+                backquoted = !backquoted;
+                word.push(c);
+            }
+            (None, c) if depth == 0 && !backquoted && c.is_whitespace() && c != '\n' => {
+                end(&mut raw, &mut word, &mut words);
+                continue;
+            }
+            (None, ';' | '&' | '|' | '<' | '>' | '(' | ')' | '\n') if depth == 0 && !backquoted => {
+                end(&mut raw, &mut word, &mut words);
+                return (words, true);
+            }
+            _ => word.push(c),
+        }
+        raw.push(c);
+    }
+    end(&mut raw, &mut word, &mut words);
+    (words, false)
 }
 
 mod retention;
@@ -669,6 +764,50 @@ mod tests {
             ),
             (Level::Ok, "claudio-statusline".to_owned(), false)
         );
+        // nor in a value quoted or with spaces, a program named by a
+        // command's output, or a command after the first
+        let json = |c: &str| serde_json::json!({"statusLine": {"command": c}}).to_string();
+        for (command, want) in [
+            (
+                r#"AUTH="Bearer sk-ant-secret3" npx ccusage"#,
+                "npx … (not claudio's)",
+            ),
+            ("T=$(echo sk-ant-secret4 x) npx", "npx (not claudio's)"),
+            (
+                "T='sk-ant-secret4 x' T2=`echo sk-ant-secret4 y` npx",
+                "npx (not claudio's)",
+            ),
+            (
+                "$(echo sk-ant-secret4) statusline",
+                "a command's output … (not claudio's)",
+            ),
+            (
+                "claudio-statusline; curl -H 'Authorization: Bearer sk-ant-secret5' x",
+                "claudio-statusline …",
+            ),
+            (
+                "claudio-statusline --format {model}|K=sk-ant-secret6 tee x",
+                "claudio-statusline --format {model} …",
+            ),
+        ] {
+            let (_, d, _) = verdict(Some(&json(command)), &on_path);
+            assert_eq!(d, want, "{command}");
+        }
+        let (l, d, _) = verdict(
+            Some(&json("claudio statusline && x --api-key=sk-ant-secret7")),
+            &on_path,
+        );
+        assert_eq!(l, Level::Warn);
+        assert!(d.starts_with("claudio statusline … ("), "{d}");
+        if sh.is_file() {
+            // a quoted path with a space is the one program
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("my bin").join("claudio-statusline");
+            std::fs::create_dir(p.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(sh, &p).unwrap();
+            let (l, d, _) = verdict(Some(&json(&format!("'{}'", p.display()))), &nowhere);
+            assert_eq!(l, Level::Ok, "{d}");
+        }
         // a command's escape sequences are not shown
         let (_, d, _) = verdict(Some(&line("\\u001b]0;x\\u0007evil")), &on_path);
         assert!(!d.contains('\u{1b}') && !d.contains('\u{7}'), "{d:?}");

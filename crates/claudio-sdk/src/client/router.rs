@@ -810,12 +810,20 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
         let read = match shared.inactivity_timeout {
             None => match next.await {
                 Some(r) => r,
-                None => break,
+                None => {
+                    // the end of stdout, as at its real end: a last line
+                    // the CLI left without its `\n` is still read
+                    reader.end_here();
+                    continue;
+                }
             },
             Some(d) => {
                 match tokio::time::timeout(d, next).await {
                     Ok(Some(r)) => r,
-                    Ok(None) => break,
+                    Ok(None) => {
+                        reader.end_here();
+                        continue;
+                    }
                     Err(_) => {
                         // Silence counts only while a turn runs and nobody is
                         // being asked (a person may take their time), and from

@@ -144,6 +144,13 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
     }
 
+    /// Take the stream as ended where it stands (its writer is gone and
+    /// the pipe is held open by another): what is buffered is still
+    /// returned, a final line without `\n` too, then the end.
+    pub(crate) fn end_here(&mut self) {
+        self.eof = true;
+    }
+
     /// Whether [`LineReader::next_line`] would answer without reading: a
     /// whole line is buffered, or the stream ended.
     pub fn line_buffered(&self) -> bool {

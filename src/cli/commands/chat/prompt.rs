@@ -141,6 +141,13 @@ impl PromptSide {
         })
     }
 
+    /// The prompt took something other than a Ctrl-C (a line: a `!`
+    /// command, a slash command, a prompt; or an action): a Ctrl-C after it
+    /// is no second press of the interrupt's.
+    pub fn took_input(&mut self) {
+        self.ahead.interrupted_at = None;
+    }
+
     /// Whether a prompt waits in the queue.
     pub fn has_queued(&self) -> bool {
         !self.ahead.queued.is_empty()

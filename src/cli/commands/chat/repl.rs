@@ -165,7 +165,13 @@ pub(in crate::cli::commands::chat) fn run_with(
         let Some(keys) = chat.keys_mut() else {
             break Exit::Success;
         };
-        let line = match ed.read(keys, &prompt, &before, &after)? {
+        let read = ed.read(keys, &prompt, &before, &after)?;
+        if !matches!(read, Read::Interrupted) {
+            // a `!` command, a slash command or an action between the two
+            // presses: the second only clears the line
+            chat.prompt_side().took_input();
+        }
+        let line = match read {
             Read::Line(line) => line,
             Read::Eof => break Exit::Success,
             Read::Interrupted => {
