@@ -610,6 +610,64 @@ fn chat_shows_the_retry_then_the_answer() {
     assert_eq!(t.wait(30).code(), Some(0));
 }
 
+/// The rows of a screen that say something of the CLI's retries.
+fn retry_rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter(|l| l.contains('↻'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The CLI retries an overloaded API (529) three times: the chat shows
+/// one row that says the newest attempt, in place, and once the answer
+/// comes one line in the scrollback that says what the retries came to.
+/// A row each was left before.
+#[test]
+fn chat_shows_retries_on_one_row_then_what_they_came_to() {
+    let w = world!("chat_shows_retries_on_one_row_then_what_they_came_to");
+    w.api
+        .push(Reply::api_error(529, "overloaded_error", "Overloaded").times(3));
+    w.api.push(Reply::text("Recovered after three."));
+    let mut c = w.claudio();
+    c.env("XDG_DATA_HOME", w.home.path());
+    let mut t = common::term::Term::spawn(c);
+    t.wait_for("Ctrl-D exits");
+    t.line("hello?");
+    let screen = t.wait_for("retrying (3/10)");
+    assert_eq!(retry_rows(&screen).len(), 1, "{screen}");
+    t.wait_for("Recovered after three.");
+    let screen = t.wait_for("1 API call ·");
+    let rows = retry_rows(&screen);
+    assert_eq!(rows.len(), 1, "{screen}");
+    assert!(rows[0].contains("↻ retried 3 times — "), "{screen}");
+    assert!(!screen.contains("retrying"), "{screen}");
+    t.ctrl_d();
+    assert_eq!(t.wait(30).code(), Some(0));
+}
+
+/// `ask` on a terminal: the retries are the spinner's one line on stderr,
+/// in place, then one line that says what they came to, above the
+/// answer. Nothing was said of them before.
+#[test]
+fn ask_on_a_terminal_shows_retries_on_one_line() {
+    let w = world!("ask_on_a_terminal_shows_retries_on_one_line");
+    w.api
+        .push(Reply::api_error(529, "overloaded_error", "Overloaded").times(3));
+    w.api.push(Reply::text("Recovered in ask."));
+    let mut c = w.claudio();
+    c.args(["ask", "hello?"]);
+    let mut t = common::term::Term::spawn(c);
+    let screen = t.wait_for("retrying (3/10)");
+    assert_eq!(retry_rows(&screen).len(), 1, "{screen}");
+    let screen = t.wait_for("Recovered in ask.");
+    let rows = retry_rows(&screen);
+    assert_eq!(rows.len(), 1, "{screen}");
+    assert!(rows[0].starts_with("  ↻ retried 3 times — "), "{screen}");
+    assert!(!screen.contains("retrying"), "{screen}");
+    assert_eq!(t.wait(120).code(), Some(0));
+}
+
 // ---- 8. ask -o json / stream-json ------------------------------------------
 
 #[test]

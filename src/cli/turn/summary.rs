@@ -113,26 +113,75 @@ fn compact(v: &Value) -> String {
     }
 }
 
+/// What an `api_retry` said, inert: the attempt, of how many, the wait
+/// before it and why the last one failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retry {
+    pub attempt: u32,
+    pub max: Option<u32>,
+    /// Milliseconds until the attempt.
+    pub delay_ms: f64,
+    /// The error, on one line (an HTTP status when the CLI gave none).
+    pub why: String,
+}
+
+impl Retry {
+    pub fn of(r: &claudio::protocol::ApiRetry) -> Retry {
+        let why = match &r.error {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(v) => v
+                .get("message")
+                .and_then(|m| m.as_str())
+                .map(str::to_owned)
+                .or_else(|| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+                .unwrap_or_else(|| v.to_string()),
+            None => r
+                .error_status
+                .map(|s| format!("HTTP {s}"))
+                .unwrap_or_default(),
+        };
+        Retry {
+            attempt: r.attempt.unwrap_or(0),
+            max: r.max_retries,
+            delay_ms: r.retry_delay_ms.unwrap_or(0.0).max(0.0),
+            why: crate::cli::sanitize::Sanitizer::clean(&first_line(&why, 80)),
+        }
+    }
+
+    /// `↻ retrying (3/10) in 2.4 s — overloaded`, the wait `left_ms`
+    /// (none: the attempt is under way, `↻ retrying (3/10) — overloaded`).
+    pub fn waiting(&self, left_ms: Option<f64>) -> String {
+        let max = self.max.map(|m| format!("/{m}")).unwrap_or_default();
+        let wait = left_ms
+            .map(|ms| format!(" in {:.1} s", ms / 1000.0))
+            .unwrap_or_default();
+        let why = self.because();
+        format!("↻ retrying ({}{max}){wait}{why}", self.attempt)
+    }
+
+    /// What `times` retries came to, for the scrollback: `↻ retried 3
+    /// times — overloaded`.
+    pub fn retried(&self, times: u32) -> String {
+        let times = match times {
+            1 => "once".to_owned(),
+            n => format!("{n} times"),
+        };
+        format!("↻ retried {times}{}", self.because())
+    }
+
+    fn because(&self) -> String {
+        if self.why.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", self.why)
+        }
+    }
+}
+
 /// `↻ retrying (3/10) in 2.4 s — overloaded`, inert.
 pub fn retry_line(r: &claudio::protocol::ApiRetry) -> String {
-    let why = match &r.error {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(v) => v
-            .get("message")
-            .and_then(|m| m.as_str())
-            .map(str::to_owned)
-            .or_else(|| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
-            .unwrap_or_else(|| v.to_string()),
-        None => r
-            .error_status
-            .map(|s| format!("HTTP {s}"))
-            .unwrap_or_default(),
-    };
-    let secs = r.retry_delay_ms.unwrap_or(0.0) / 1000.0;
-    let attempt = r.attempt.unwrap_or(0);
-    let max = r.max_retries.map(|m| format!("/{m}")).unwrap_or_default();
-    let why = crate::cli::sanitize::Sanitizer::clean(&first_line(&why, 80));
-    format!("↻ retrying ({attempt}{max}) in {secs:.1} s — {why}")
+    let r = Retry::of(r);
+    r.waiting(Some(r.delay_ms))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::cli::term::markdown::Markdown;
 use crate::cli::term::spinner::Spinner;
 use crate::cli::term::style::Style;
 use crate::cli::turn::reading::{Call, CallEnd, Reading, Seen};
+use crate::cli::turn::summary::Retry;
 use claudio::{Message, RawMessage};
 use std::io::{self, Write};
 use std::time::Instant;
@@ -41,6 +42,10 @@ pub struct Sink<W: Write> {
     /// `--json-schema` with `-o text`: print the result's structured output,
     /// not the text.
     structured: bool,
+    /// The CLI is retrying an API call (stderr a terminal): the newest
+    /// retry, shown on the spinner's line, and how many came; what they
+    /// came to is one line on stderr when the next thing comes.
+    retrying: Option<(Retry, u32)>,
 }
 
 impl<W: Write> Drop for Sink<W> {
@@ -82,6 +87,7 @@ impl<W: Write> Sink<W> {
             spinner,
             waiting_since: None,
             structured,
+            retrying: None,
         }
     }
 
@@ -115,7 +121,11 @@ impl<W: Write> Sink<W> {
         }
         let text = self.format == OutputFormat::Text && !self.structured;
         for s in seen {
+            if !matches!(s, Seen::Retry(_)) {
+                self.retried()?;
+            }
             match s {
+                Seen::Retry(r) => self.retry(r),
                 Seen::TextStart if text => self.separate()?,
                 Seen::Text(t) if text => self.write_text(t)?,
                 Seen::BlockEnd | Seen::MessageEnd if text => self.finish_text()?,
@@ -171,6 +181,7 @@ impl<W: Write> Sink<W> {
                 | Seen::MessageEnd
                 | Seen::Result(_) => text,
                 Seen::ToolStarted(_) | Seen::ToolEnded { .. } | Seen::AgentEnded(_) => true,
+                Seen::Retry(_) => self.activity.is_some(),
                 _ => false,
             };
             if !shown || failed.is_some() {
@@ -180,9 +191,10 @@ impl<W: Write> Sink<W> {
                 later.push(s);
                 return;
             }
+            // the answer came: the retries are over
             let done = match s {
-                Seen::TextStart => self.separate(),
-                Seen::Text(t) => self.write_text(t),
+                Seen::TextStart => self.retried().and_then(|()| self.separate()),
+                Seen::Text(t) => self.retried().and_then(|()| self.write_text(t)),
                 Seen::BlockEnd | Seen::MessageEnd => self.finish_text(),
                 s => {
                     later.push(s);
@@ -283,6 +295,38 @@ impl<W: Write> Sink<W> {
         self.at_line_start = self.scratch.ends_with('\n');
         self.wrote_text = true;
         self.w.write_all(self.scratch.as_bytes())
+    }
+
+    /// The CLI retries an API call: the spinner's line says so, in place
+    /// of the last retry (stderr a terminal; else nothing is said, as of a
+    /// tool: the error it may end with is).
+    fn retry(&mut self, r: &claudio::protocol::ApiRetry) {
+        if self.activity.is_none() {
+            return;
+        }
+        let times = self.retrying.as_ref().map_or(0, |(_, n)| *n) + 1;
+        let r = Retry::of(r);
+        if let Some(s) = &self.spinner {
+            // the time it shows counts from this retry
+            s.show(r.waiting(None), Instant::now());
+        }
+        self.retrying = Some((r, times));
+    }
+
+    /// The retries are over (the answer, a call or the end came): what
+    /// they came to, one line on stderr (`↻ retried 3 times — overloaded`).
+    fn retried(&mut self) -> io::Result<()> {
+        let Some((r, times)) = self.retrying.take() else {
+            return Ok(());
+        };
+        let Some(style) = self.activity else {
+            return Ok(());
+        };
+        self.activity_line(&format!("  {}", style.dim(&r.retried(times))))?;
+        if let Some(s) = &self.spinner {
+            s.show("waiting for the answer".into(), Instant::now());
+        }
+        Ok(())
     }
 
     /// A finished call's line on stderr (a terminal only).
@@ -410,6 +454,7 @@ mod tests {
             spinner: None,
             waiting_since: None,
             structured: false,
+            retrying: None,
         }
     }
 

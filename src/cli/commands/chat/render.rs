@@ -20,7 +20,7 @@ use crate::cli::term::text::more_lines;
 use crate::cli::term::wrap::{undisputed, wrap, wrapped, Filler};
 use crate::cli::turn::reading::{is_cli_diagnostic, login_hint};
 use crate::cli::turn::reading::{AgentEnd, Call, CallEnd, Seen};
-use crate::cli::turn::summary::retry_line;
+use crate::cli::turn::summary::{retry_line, Retry};
 use claudio::protocol::ToolResultBlock;
 use claudio::ResultMessage;
 use std::time::{Duration, Instant};
@@ -148,6 +148,19 @@ pub struct Renderer {
     verbose: bool,
     /// The terminal's rows: the live region stays within them.
     height: usize,
+    /// The CLI is retrying an API call (on a terminal): one row of the
+    /// live region says the newest attempt and counts down its wait; what
+    /// the retries came to is written once, when the next thing comes.
+    retrying: Option<Retrying>,
+}
+
+/// The retries of an API call so far ([`Renderer`]'s `retrying`).
+#[derive(Debug)]
+struct Retrying {
+    last: Retry,
+    /// When the newest came (its wait counts from there).
+    came: Instant,
+    times: u32,
 }
 
 impl Renderer {
@@ -178,6 +191,7 @@ impl Renderer {
             untimed: Default::default(),
             verbose: false,
             height: DEFAULT_HEIGHT,
+            retrying: None,
         }
     }
 
@@ -346,7 +360,8 @@ impl Renderer {
     pub fn has_live(&self, session: &Session) -> bool {
         (session.reading.calls().len() > 0
             || session.agents_running() > 0
-            || self.working.is_some())
+            || self.working.is_some()
+            || self.retrying.is_some())
             && self.opts.live
     }
 
@@ -460,6 +475,7 @@ impl Renderer {
             Ok(()) => return,
             Err(seen) => seen,
         };
+        self.retried(out);
         match seen {
             Seen::ToolStarted(call) if !self.opts.live && !self.past => {
                 let line = self.tool_line(&call, session, "…", None);
@@ -485,6 +501,13 @@ impl Renderer {
         out: &mut String,
     ) -> Result<(), Seen<'m>> {
         let s = self.opts.style;
+        match seen {
+            // what the rest needs, the session, waits: the retries' end too
+            Seen::ToolStarted(_) | Seen::ToolEnded { .. } | Seen::Result(_) => return Err(seen),
+            Seen::Retry(_) | Seen::Todos => {}
+            // the answer (or the error) came: the retries are over
+            _ => self.retried(out),
+        }
         match seen {
             Seen::TextStart => self.begin_block(Block::Text, out),
             Seen::Text(t) => {
@@ -515,7 +538,17 @@ impl Renderer {
                 }
                 self.error_shown = true;
             }
+            Seen::Retry(r) if self.opts.live => {
+                // one row of the live region, in place of the last
+                let times = self.retrying.as_ref().map_or(0, |x| x.times) + 1;
+                self.retrying = Some(Retrying {
+                    last: Retry::of(r),
+                    came: now,
+                    times,
+                });
+            }
             Seen::Retry(r) => {
+                // no terminal: a line each, as they come
                 let line = format!("  {}", s.yellow(&retry_line(r)));
                 self.permanent_line(&line, out);
             }
@@ -586,7 +619,8 @@ impl Renderer {
     /// End of a turn that produced no `result` (the CLI died); the
     /// session forgets its calls.
     pub fn abandon_turn(&mut self) -> String {
-        let out = self.suspend();
+        let mut out = self.suspend();
+        self.retried(&mut out);
         self.working = None;
         self.markdown = fresh_markdown(&self.opts);
         self.block = Block::None;
@@ -689,6 +723,37 @@ impl Renderer {
         self.thinking_sanitizer.push(t, &mut clean);
         self.thinking.push(&clean, out);
         self.at_line_start = self.thinking.at_row_start();
+    }
+
+    /// The retries are over: what they came to, in the scrollback
+    /// (`↻ retried 3 times — overloaded`), where their row was.
+    fn retried(&mut self, out: &mut String) {
+        let Some(x) = self.retrying.take() else {
+            return;
+        };
+        let s = self.opts.style;
+        for line in wrap(&x.last.retried(x.times), self.opts.width, "  ", "    ") {
+            let line = s.dim(&line);
+            self.permanent_line(&line, out);
+        }
+    }
+
+    /// The live region's retry row: `↻ retrying (3/10) in 2.4 s —
+    /// overloaded`, its wait counted down from when it came.
+    fn retry_row(&self, now: Instant) -> Option<LiveLine> {
+        let x = self.retrying.as_ref()?;
+        let gone = now.saturating_duration_since(x.came).as_secs_f64() * 1000.0;
+        let left = (x.last.delay_ms - gone >= 50.0).then_some(x.last.delay_ms - gone);
+        let room = self.opts.width.saturating_sub(2).max(1);
+        Some(LiveLine::Plain {
+            key: "retry".into(),
+            text: format!(
+                "  {}",
+                self.opts
+                    .style
+                    .yellow(&cut_width(&x.last.waiting(left), room))
+            ),
+        })
     }
 
     fn permanent_line(&mut self, line: &str, out: &mut String) {
@@ -1034,6 +1099,7 @@ impl Renderer {
                 && self.footer.is_empty()
                 && session.agents_running() == 0
                 && self.working.is_none()
+                && self.retrying.is_none()
                 && !self.todos_live(session))
         {
             return None;
@@ -1062,6 +1128,7 @@ impl Renderer {
             self.opts.width,
             now,
             todos,
+            self.retry_row(now),
             self.status_line(now),
             &self.footer,
             self.live_room(),

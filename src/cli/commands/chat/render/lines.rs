@@ -66,6 +66,7 @@ pub(super) fn live(
     width: usize,
     now: Instant,
     todos: Option<Vec<String>>,
+    retry: Option<LiveLine>,
     status: Option<LiveLine>,
     footer: &[String],
     rows: usize,
@@ -140,8 +141,9 @@ pub(super) fn live(
         }
     }
     let todos = todos.unwrap_or_default();
-    // the rows each part gets: the status line first, then the prompt
-    // being typed, the calls, the task list, the prompts queued
+    // the rows each part gets: the status line first, then the API call
+    // being retried, the prompt being typed, the calls, the task list, the
+    // prompts queued
     let mut left = rows;
     let mut take = |want: usize| {
         let n = want.min(left);
@@ -149,6 +151,7 @@ pub(super) fn live(
         n
     };
     let status_rows = take(usize::from(status.is_some()));
+    let retry_rows = take(usize::from(retry.is_some()));
     let typing_rows = take(footer.len().min(1));
     let call_rows = take(call_rows_wanted);
     let todo_rows = take(todos.len());
@@ -221,7 +224,11 @@ pub(super) fn live(
             text: format!("    {}", s.dim(&format!("… {todo_more} more rows"))),
         });
     }
-    // the turn's status line, the prompts typed ahead under it
+    // the API call being retried, over the turn's status line, the prompts
+    // typed ahead under it
+    if retry_rows > 0 {
+        lines.extend(retry);
+    }
     if status_rows > 0 {
         lines.extend(status);
     }

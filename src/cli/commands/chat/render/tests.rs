@@ -1247,3 +1247,200 @@ fn a_resize_on_a_terminal_that_re_wraps_leaves_nothing_of_the_old_region() {
         );
     }
 }
+
+/// The CLI's `api_retry` before its `attempt`, waiting `ms` (as 2.1.332
+/// sends it for a 529).
+fn api_retry(attempt: u32, ms: u64) -> serde_json::Value {
+    json!({"type":"system","subtype":"api_retry","attempt":attempt,"max_retries":10,"retry_delay_ms":ms,"error_status":529,"error":"overloaded"})
+}
+
+/// The rows of `screen` that say something of the retries.
+fn retry_rows(screen: &Screen) -> Vec<String> {
+    screen
+        .rows()
+        .into_iter()
+        .filter(|l| l.contains('↻') || l.contains("retr"))
+        .collect()
+}
+
+/// On a terminal the CLI's retries of an API call are one row of the
+/// live region, over the status line, that says the newest attempt and
+/// counts its wait down; once the answer comes it gives way to one line
+/// in the scrollback that says what the retries came to. A line each
+/// was written before, as they came (ten of them before an answer on a
+/// busy day).
+#[test]
+fn retries_are_one_row_that_leaves_what_they_came_to() {
+    for color in [false, true] {
+        let mut r = renderer(color, true);
+        r.set_width(60);
+        let mut screen = Screen::sized(12, 60);
+        let t0 = Instant::now();
+        screen.put("› hello?\n");
+        screen.put(&r.begin_turn(t0));
+        let mut now = t0;
+        for (attempt, wait) in [(1, 500), (2, 1200), (3, 2400)] {
+            screen.put(&r.message_at(&msg(api_retry(attempt, wait)), now));
+            assert_eq!(
+                retry_rows(&screen),
+                [format!(
+                    "  ↻ retrying ({attempt}/10) in {:.1} s — overloaded",
+                    wait as f64 / 1000.0
+                )],
+                "color {color}"
+            );
+            // the wait counts down where it is
+            now += Duration::from_millis(wait / 2);
+            screen.put(&r.tick(now));
+            assert_eq!(
+                retry_rows(&screen),
+                [format!(
+                    "  ↻ retrying ({attempt}/10) in {:.1} s — overloaded",
+                    wait as f64 / 2000.0
+                )],
+                "color {color}"
+            );
+            // then the attempt is under way
+            now += Duration::from_millis(wait / 2);
+            screen.put(&r.tick(now));
+            assert_eq!(
+                retry_rows(&screen),
+                [format!("  ↻ retrying ({attempt}/10) — overloaded")],
+                "color {color}"
+            );
+            let rows = screen.rows();
+            assert_eq!(rows.len(), 3, "{rows:?}");
+            assert!(rows[2].contains("Working"), "{rows:?}");
+        }
+        // the answer: the retries' row goes, what they came to stays
+        screen.put(&r.message_at(&msg(delta("Recovered.\n")), now));
+        screen.put(&r.message_at(
+            &msg(json!({"type":"result","subtype":"success","is_error":false,"num_turns":1,"duration_ms":4200})),
+            now,
+        ));
+        let rows = screen.rows();
+        assert_eq!(rows[0], "› hello?");
+        assert_eq!(rows[1], "  ↻ retried 3 times — overloaded", "color {color}");
+        assert_eq!(rows[2], "  Recovered.", "color {color}");
+        assert_eq!(retry_rows(&screen).len(), 1, "{rows:?}");
+        assert!(!r.has_live());
+    }
+}
+
+/// Retries the CLI gives up on end with its error: what they came to,
+/// then the error, each once; no retry row is left on the screen.
+#[test]
+fn retries_given_up_leave_what_they_came_to_and_the_error() {
+    let mut r = renderer(false, true);
+    r.set_width(60);
+    let mut screen = Screen::sized(12, 60);
+    let t0 = Instant::now();
+    screen.put(&r.begin_turn(t0));
+    screen.put(&r.message_at(&msg(api_retry(1, 500)), t0));
+    screen.put(&r.message_at(&msg(api_retry(2, 900)), t0));
+    screen.put(&r.message_at(
+        &msg(json!({"type":"assistant","message":{"id":"x","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529 Overloaded"}]}})),
+        t0,
+    ));
+    screen.put(&r.message_at(
+        &msg(json!({"type":"result","subtype":"success","is_error":true,"num_turns":1,"duration_ms":1400,"result":"API Error: 529 Overloaded"})),
+        t0,
+    ));
+    let rows = screen.rows();
+    assert_eq!(rows[0], "  ↻ retried 2 times — overloaded", "{rows:?}");
+    assert_eq!(rows[1], "  ✗ API Error: 529 Overloaded", "{rows:?}");
+    assert_eq!(retry_rows(&screen).len(), 1, "{rows:?}");
+    assert_eq!(
+        rows.iter().filter(|l| l.contains("API Error")).count(),
+        1,
+        "{rows:?}"
+    );
+}
+
+/// The retry row fits its row at every width down to 20 columns (a row
+/// wider than the screen wraps, and every redraw after it lands a row
+/// off: threats.md class 11), and so do the lines what the retries came
+/// to takes, also after a resize.
+#[test]
+fn the_retry_row_fits_every_width_down_to_20() {
+    let long = json!({"type":"system","subtype":"api_retry","attempt":7,"max_retries":10,"retry_delay_ms":38000,"error_status":529,
+        "error":{"type":"overloaded_error","message":"Overloaded: the service is busy, try again in a while ｗｉｄｅ 漢字"}});
+    for width in 20..=80u16 {
+        let mut r = renderer(true, true);
+        r.set_width(width as usize);
+        let mut screen = Screen::sized(12, width);
+        let t0 = Instant::now();
+        screen.put(&r.begin_turn(t0));
+        screen.put(&r.message_at(&msg(api_retry(6, 500)), t0));
+        screen.put(&r.message_at(&msg(long.clone()), t0));
+        screen.put(&r.tick(t0 + Duration::from_millis(300)));
+        let rows = screen.rows();
+        assert_eq!(rows.len(), 2, "width {width}: {rows:#?}");
+        assert!(
+            rows[0].starts_with("  ↻ retrying (7/10)") || width < 22,
+            "width {width}: {rows:#?}"
+        );
+        assert!(rows[0].starts_with("  ↻ retr"), "width {width}: {rows:#?}");
+        assert!(rows[1].contains("Working"), "width {width}: {rows:#?}");
+        // narrower: drawn again to fit, one retry row
+        let narrower = width - 1;
+        let mut narrow = Screen::sized(12, narrower);
+        narrow.put(&r.resize(narrower as usize, t0 + Duration::from_millis(400)));
+        let rows = narrow.rows();
+        assert_eq!(rows.len(), 2, "width {narrower}: {rows:#?}");
+        // the answer: what they came to, wrapped within the width
+        narrow.put(&r.message_at(&msg(delta("Recovered.\n")), t0 + Duration::from_secs(1)));
+        let rows = narrow.rows();
+        let text = rows.join(" ");
+        assert!(
+            text.contains("retried 2 times"),
+            "width {narrower}: {rows:#?}"
+        );
+        assert!(text.contains("Recovered."), "width {narrower}: {rows:#?}");
+        assert!(!text.contains("retrying"), "width {narrower}: {rows:#?}");
+        for row in &rows {
+            assert!(
+                crate::cli::term::wrap::visible_width(row) <= narrower as usize,
+                "width {narrower}: {rows:#?}"
+            );
+        }
+    }
+}
+
+/// What `n` retries write on a terminal 80 wide, a tick between each.
+fn bytes_for_retries(n: u32) -> (usize, Vec<String>) {
+    let mut r = renderer(true, true);
+    let mut screen = Screen::sized(24, 80);
+    let t0 = Instant::now();
+    let mut out = r.begin_turn(t0);
+    for k in 1..=n {
+        let now = t0 + Duration::from_millis(u64::from(k) * 100);
+        out += &r.message_at(&msg(api_retry(k, 2000)), now);
+        out += &r.tick(now + Duration::from_millis(50));
+    }
+    screen.put(&out);
+    (out.len(), retry_rows(&screen))
+}
+
+/// The retries' bytes are linear in their number, a few rows' worth each,
+/// and the screen holds one row of them however many came (threats.md
+/// class 9).
+#[test]
+fn the_bytes_written_are_linear_in_the_retries() {
+    let (thousand, rows) = bytes_for_retries(1000);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].contains("(1000/10)"), "{rows:?}");
+    // each retry and each tick rewrite two rows (the retry's and the
+    // status line under it), in colour
+    assert!(
+        thousand <= 1000 * 400,
+        "1,000 retries wrote {thousand} bytes"
+    );
+    let (twenty, rows) = bytes_for_retries(20_000);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let ratio = twenty as f64 / thousand as f64;
+    assert!(
+        (18.0..=22.0).contains(&ratio),
+        "20,000 retries wrote {twenty} bytes, 1,000 wrote {thousand}: {ratio:.2}×"
+    );
+}
