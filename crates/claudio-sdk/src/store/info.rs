@@ -510,20 +510,19 @@ fn any_title(titles: [&Option<String>; 4]) -> bool {
         .any(|t| t.as_deref().is_some_and(|t| !t.is_empty()))
 }
 
-/// The most of a transcript read past its head for its first prompt
-/// typed as one ([`EndsFacts::read_past_head`]).
-const PAST_HEAD_MAX: u64 = 16 << 20;
-
 impl EndsFacts {
     /// When the title needs the first prompt typed as one and the head
     /// holds none, the file past the head: a transcript (plain or
-    /// archived) larger than its head is read from its start, a MiB at a
-    /// time, up to the first such prompt (at most [`PAST_HEAD_MAX`] bytes,
-    /// then the tail's first). Not the tail of a file its two ends hold: a
-    /// line across both the head's end and the tail's start is whole in
+    /// archived) larger than its head is read from its start up to the
+    /// first such prompt, however far in it lies, through the store's one
+    /// line reader ([`first_real_in_file`]); the tail's first only when
+    /// the file cannot be read. Not the tail of a file its two ends hold:
+    /// a line across both the head's end and the tail's start is whole in
     /// neither, and the tail's first prompt is then a later one. Without
     /// it the title of a claude TUI session that began with a `!` command
-    /// was that command (the SDK's summary: the last prompt).
+    /// was that command (the SDK's summary: the last prompt). What was
+    /// found is kept in the listing index with the rest of the facts, so
+    /// an unchanged transcript is read so once.
     pub(crate) fn read_past_head(&mut self, path: &Path, ends: Ends<'_>) {
         let titled = any_title([
             &self.tail_custom,
@@ -539,44 +538,38 @@ impl EndsFacts {
         {
             return;
         }
-        self.first_real = first_real_in_file(path, PAST_HEAD_MAX)
-            .or_else(|| nonempty(first_real_prompt(ends.tail)));
+        self.first_real = match first_real_in_file(path) {
+            Ok(found) => found,
+            Err(_) => nonempty(first_real_prompt(ends.tail)),
+        };
     }
 }
 
 /// The first prompt typed as one in the transcript at `path` (plain, or
-/// archived and decompressed as it is read), read from its start a MiB at
-/// a time, whole lines only, at most `max` bytes; `None` when there is
-/// none in them or it cannot be read.
-fn first_real_in_file(path: &Path, max: u64) -> Option<String> {
-    let (file, _) = super::either::open_stream(path).ok()?;
-    let mut file = file.take(max);
-    let mut data: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = loop {
-            match file.read(&mut chunk) {
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                r => break r.ok()?,
-            }
-        };
-        data.extend_from_slice(&chunk[..n]);
-        // whole lines now, the last one too at the end
-        let end = if n == 0 {
-            data.len()
+/// archived and decompressed as it is read), read from its start as the
+/// full read reads it ([`Transcript`](super::lines::Transcript)): a block
+/// of whole lines at a time in the reader's one buffer, however far the
+/// prompt lies (a prompt past 16 MiB was once not looked for), a line of
+/// [`MAX_LINE`](super::lines::MAX_LINE) bytes or more passed over as the
+/// full read passes it over, so memory stays within the reader's bound.
+/// `Ok(None)` when there is none; an error when it cannot be read (after
+/// what was read before it, if that held none).
+fn first_real_in_file(path: &Path) -> StoreResult<Option<String>> {
+    let mut found = None;
+    let read = super::lines::Transcript::open(path)?.blocks(|block| {
+        // invalid bytes never span a newline: the block's text is each
+        // line's, as the full read decodes it
+        let text = String::from_utf8_lossy(block.bytes);
+        found = nonempty(first_real_prompt(&text));
+        if found.is_some() {
+            std::ops::ControlFlow::Break(())
         } else {
-            data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
-        };
-        if end > 0 {
-            let text = String::from_utf8_lossy(&data[..end]);
-            if let Some(p) = nonempty(first_real_prompt(&text)) {
-                return Some(p);
-            }
-            data.drain(..end);
+            std::ops::ControlFlow::Continue(())
         }
-        if n == 0 {
-            return None;
-        }
+    });
+    match (found, read) {
+        (None, Err(e)) => Err(e),
+        (found, _) => Ok(found),
     }
 }
 
@@ -1355,6 +1348,47 @@ mod tests {
                     &format!("{start}+{len} of {size} ({eol:?}, {} bytes)", bytes.len()),
                 );
             }
+        }
+    }
+
+    /// Where the listing's read past the head once stopped: 16 MiB in.
+    const M16: usize = 16 << 20;
+
+    /// A first prompt past 16 MiB, on a line across it, or just before it:
+    /// the title is the full read's first prompt, not the tail's (`later`)
+    /// as it was past 16 MiB.
+    #[test]
+    fn a_prompt_past_16_mib_is_the_full_read_s_title() {
+        for (start, len, eol) in [
+            (M16 - 300, 700, "\n"),
+            (M16 - 3, 5, "\r\n"),
+            (M16 + 5, 200, "\n"),
+            (M16 + (3 << 20), 5, "\r\n"),
+        ] {
+            let bytes = past_head_transcript(start, len, start + 200_000, eol);
+            listing_title_agrees(&bytes, &format!("{start}+{len} ({eol:?})"));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 8,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Any place of the first prompt around and past 16 MiB, the file
+        /// ending in its tail or well after it: the listing's title is the
+        /// full read's.
+        #[test]
+        fn any_title_past_16_mib_is_the_full_read_s(
+            start in M16 - 4_000..M16 + 70_000,
+            len in 1usize..3_000,
+            after in proptest::prop_oneof![0usize..70_000, 130_000usize..300_000],
+            crlf in proptest::bool::ANY,
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let bytes = past_head_transcript(start, len, start + len + after, eol);
+            listing_title_agrees(&bytes, &format!("{start}+{len}+{after} ({eol:?})"));
         }
     }
 

@@ -59,8 +59,10 @@ const FILE_NAME: &str = "list-index";
 /// file its two ends hold, in an archived file too, and is the first entry
 /// the full read calls a prompt: not a side chain's, its text blocks
 /// joined, however its JSON is written; 10 since a prompt of several text
-/// blocks is titled by its first that is a prompt on its own).
-const VERSION: u32 = 10;
+/// blocks is titled by its first that is a prompt on its own; 11 since that
+/// prompt is looked for however far in the file it lies, not in its first
+/// 16 MiB alone).
+const VERSION: u32 = 11;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

@@ -524,3 +524,37 @@ fn an_archived_session_s_title_is_its_first_prompt_past_the_head() {
     assert!(kept.from_archive);
     assert_eq!(kept.title, "what did it print");
 }
+
+/// An archived transcript whose first prompt lies past 16 MiB, where the
+/// listing once stopped looking for it: its title is that prompt, as the
+/// live one's, not the tail's first (`later`).
+#[test]
+fn an_archived_session_s_first_prompt_past_16_mib_is_its_title() {
+    let user = |content: &str| {
+        json!({"type": "user", "sessionId": ID, "cwd": "/w",
+            "message": {"role": "user", "content": content}})
+        .to_string()
+    };
+    let blob = |n: usize| {
+        json!({"type": "api-request-blob", "sessionId": ID,
+            "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+        .to_string()
+    };
+    let text = [
+        user("<bash-input>ls</bash-input>"),
+        user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"),
+        blob(17 << 20),
+        user("what did it print"),
+        blob(150_000),
+        user("later"),
+        json!({"type": "last-prompt", "lastPrompt": "later"}).to_string(),
+    ]
+    .join("\n")
+        + "\n";
+    let (_d, path, packed) = archived(&text);
+    let live = crate::store::info::session_info(&path, ID).unwrap();
+    assert_eq!(live.title, "what did it print");
+    let kept = crate::store::info::session_info(&packed, ID).unwrap();
+    assert!(kept.from_archive);
+    assert_eq!(kept.title, "what did it print");
+}
