@@ -558,6 +558,7 @@ impl View {
     /// The screen: `height` rows of at most `width` columns at time `now`
     /// (ms since the epoch).
     pub fn render(&self, now: u64, width: usize, height: usize, s: Style) -> Vec<String> {
+        let cols = width.max(1);
         let width = width.max(20);
         let mut rows: Vec<String> = Vec::new();
         let held =
@@ -782,7 +783,10 @@ impl View {
         }
         rows.extend(foot);
         rows.truncate(height);
-        rows
+        // every row cut to the pane as it is (narrower than the layout's
+        // least, 20 columns, too): a row wider than the pane wraps, and
+        // the screen scrolls by a row each time it is drawn
+        rows.iter().map(|r| fit_row(r, cols)).collect()
     }
 }
 
@@ -948,6 +952,28 @@ mod tests {
             "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
         ];
         assert_eq!(screen(&deck(), 120), want.join("\n"));
+    }
+
+    /// A pane made narrow: the deck's head, the hints and the notes are
+    /// cut to it as the rows are (a row wider than the pane wraps, and
+    /// the screen scrolls a row each time it is drawn: its head is lost).
+    #[test]
+    fn every_row_fits_a_narrow_pane() {
+        let mut v = deck();
+        v.note = Some("allowed once: /home/me/a-project-with-a-long-name".into());
+        for width in [30, 24, 20, 12, 1] {
+            let shown = screen(&v, width);
+            if width >= 12 {
+                assert!(shown.starts_with("claudio"), "{shown}");
+            }
+        }
+        // folded, and nothing selected
+        let mut v = deck();
+        v.remove("t1");
+        v.add(request("t2", "s-tui", &"long words ".repeat(40), false));
+        screen(&v, 30);
+        v.remove("t2");
+        assert!(screen(&v, 16).contains("↑↓ pick a"));
     }
 
     fn key(v: &mut View, text: &str) -> Option<Act> {
