@@ -14,11 +14,13 @@
 //!   {"bash": "ls -la"},
 //!   {"tool": "Edit", "input": {"file_path": "a.py", "old_string": "x", "new_string": "y"}},
 //!   {"tools": [{"tool": "Read", "input": {"file_path": "a.py"}}, {"bash": "true"}]},
-//!   {"thinking": "Hmm.", "text": "Done."}
+//!   {"thinking": "Hmm.", "text": "Done."},
+//!   {"fatal": "Your credit balance is too low"}
 //! ]
 //! ```
 //!
-//! `delay_ms` (any reply) sleeps before each streamed piece, to watch a
+//! `fatal` answers with an error the CLI shows at once, with no retry
+//! (402 `billing_error`). `delay_ms` (any reply) sleeps before each streamed piece, to watch a
 //! spinner or press Esc mid-answer.
 
 use mock_api::{Block, Reply};
@@ -31,6 +33,9 @@ fn reply(v: &Value) -> Result<Reply, String> {
         return Err(format!("a reply must be an object, not {v}"));
     };
     let text = o.get("text").and_then(Value::as_str);
+    if let Some(message) = o.get("fatal").and_then(Value::as_str) {
+        return Ok(Reply::fatal(message));
+    }
     let mut reply = if let Some(calls) = o.get("tools").and_then(Value::as_array) {
         let blocks = calls
             .iter()
@@ -45,7 +50,7 @@ fn reply(v: &Value) -> Result<Reply, String> {
         Reply::text(text)
     } else {
         return Err(format!(
-            "a reply needs \"text\", \"bash\", \"tool\" or \"tools\": {v}"
+            "a reply needs \"text\", \"bash\", \"tool\", \"tools\" or \"fatal\": {v}"
         ));
     };
     if let Some(ms) = o.get("delay_ms").and_then(Value::as_u64) {

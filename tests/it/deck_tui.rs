@@ -1446,3 +1446,44 @@ fn real_cli_tui_a_plan_or_question_allowed_by_a_deck_is_still_asked_in_the_tui()
     assert!(results[0].content.contains("Red"), "{results:?}");
     stop(t);
 }
+
+/// A claude TUI killed while the deck holds its request (its hook runs on,
+/// its parent gone): the request leaves the deck, said to be of a session
+/// that ended, and nothing is left to allow. Before, the row stayed until the hook's 5 minutes passed, and
+/// `y` said "allowed once" for a request nobody would run.
+#[test]
+fn real_cli_tui_killed_while_its_request_is_held_leaves_the_deck() {
+    let Some(tui) = tui_world("real_cli_tui_killed_while_its_request_is_held_leaves_the_deck")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch never_made"));
+    tui.w.api.push(Reply::text("Finished."));
+    let mut deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 100);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("y once");
+    assert!(deck.contents().contains("touch never_made"));
+    // the TUI killed as a crash or `kill -9` ends it: no goodbye
+    t.child().kill().unwrap();
+    wait_with_deadline(t.child(), 30);
+    let until = Instant::now() + Duration::from_secs(30);
+    while !deck.contents().contains("its session ended") {
+        assert!(
+            Instant::now() < until,
+            "the killed TUI's request is still held:\n{}",
+            deck.contents()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let screen = deck.contents();
+    assert!(!screen.contains("touch never_made"), "{screen}");
+    assert!(!screen.contains("y once"), "{screen}");
+    let o = run(tui.claudio(&["deck", "--json"]), None);
+    let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+    assert_eq!(v["pending"], serde_json::json!([]), "{v}");
+    assert!(!tui.made("never_made"));
+    deck.send(b"q");
+    deck.wait(30);
+}

@@ -153,8 +153,12 @@ impl Costs {
     }
 }
 
-/// The sessions as the registry says now.
-fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>) {
+/// The sessions as the registry says now (and its live files, to tell
+/// when a held request's session ends).
+fn sessions(
+    config_dir: &Path,
+    costs: &mut Costs,
+) -> (Vec<Session>, Vec<String>, Vec<registry::LiveSession>) {
     let reg = registry::read_dir(&config_dir.join("sessions"));
     let rows = reg
         .live
@@ -195,7 +199,7 @@ fn sessions(config_dir: &Path, costs: &mut Costs) -> (Vec<Session>, Vec<String>)
             )
         })
         .collect();
-    (rows, problems)
+    (rows, problems, reg.live)
 }
 
 /// A request held here: its connection, what it asks, and its watch.
@@ -206,6 +210,52 @@ struct Held {
     /// Its number here, for `deck --json` and `--watch`.
     id: u64,
     at: u64,
+    /// Its session's registry file, once seen: the process that asks.
+    process: Option<registry::LiveSession>,
+}
+
+/// Each held request whose session's process is not known yet is given
+/// it, from the registry's live files (a session the registry never
+/// lists, another Claude folder's, keeps none).
+fn attach(held: &mut HashMap<String, Held>, live: &[registry::LiveSession]) {
+    for hd in held.values_mut().filter(|h| h.process.is_none()) {
+        let Some(id) = hd
+            .pending
+            .request
+            .input
+            .get("session_id")
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        hd.process = live
+            .iter()
+            .find(|s| s.session_id.as_deref() == Some(id))
+            .cloned();
+    }
+}
+
+/// Why a held request leaves the deck by itself.
+#[derive(Debug, PartialEq)]
+enum Left {
+    /// Its session's process ended (killed, crashed): its hook may wait
+    /// on, its parent gone, but nobody is there to answer.
+    Ended,
+    /// Its hook gave up, or it was answered in its terminal.
+    Answered,
+}
+
+/// Whether the held request `hd` left by itself, and why.
+fn left(hd: &mut Held) -> Option<Left> {
+    if hd
+        .process
+        .as_ref()
+        .is_some_and(|s| registry::liveness(s).is_some())
+    {
+        return Some(Left::Ended);
+    }
+    (hd.pending.withdrawn() || hd.watch.as_mut().is_some_and(Watch::answered))
+        .then_some(Left::Answered)
 }
 
 /// The held requests as `claudio deck --json` lists them, oldest first:
@@ -720,7 +770,8 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     let mut held: HashMap<String, Held> = HashMap::new();
     let mut grants: HashMap<String, SessionGrants> = HashMap::new();
     let mut costs = Costs::default();
-    (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+    let mut live;
+    (view.sessions, view.problems, live) = sessions(&config_dir, &mut costs);
     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
@@ -758,7 +809,8 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                 Ok(ev) => Some(ev),
                 Err(mpsc::TryRecvError::Empty) => {
                     dirty = false;
-                    (view.sessions, view.problems) = sessions(&config_dir, &mut costs);
+                    (view.sessions, view.problems, live) = sessions(&config_dir, &mut costs);
+                    attach(&mut held, &live);
                     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
                     None
                 }
@@ -815,8 +867,10 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
                         watch,
                         id: count,
                         at: r.at,
+                        process: None,
                     },
                 );
+                attach(&mut held, &live);
                 view.add(r);
             }
             Some(Event::Sessions) => dirty = true,
@@ -922,18 +976,18 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         }
         looked = std::time::Instant::now();
         notices.tick(&mut io::stdout());
-        let gone: Vec<String> = held
+        let gone: Vec<(String, Left)> = held
             .iter_mut()
-            .filter_map(|(t, hd)| {
-                let gone = hd.pending.withdrawn() || hd.watch.as_mut().is_some_and(Watch::answered);
-                gone.then(|| t.clone())
-            })
+            .filter_map(|(t, hd)| left(hd).map(|why| (t.clone(), why)))
             .collect();
-        for t in gone {
+        for (t, why) in gone {
             if let (Some(hd), Some(r)) = (held.remove(&t), view.remove(&t)) {
                 notices.request_gone(&hd.pending.request.input);
                 let _ = hd.pending.answer("ask", None);
-                view.note = Some(format!("answered in its terminal: {}", r.project));
+                view.note = Some(match why {
+                    Left::Ended => format!("its session ended: {}", r.project),
+                    Left::Answered => format!("answered in its terminal: {}", r.project),
+                });
             }
         }
     }

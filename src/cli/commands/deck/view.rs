@@ -290,6 +290,32 @@ fn name(project: &str) -> String {
     shown(if last.is_empty() { project } else { last })
 }
 
+/// The keys line and what is typed after it, on a pane `cols` wide: one
+/// row when both fit, else the keys and then the typed text on a row of
+/// its own, its end always in sight (a reason typed on the keys line of
+/// an 80-column pane showed its first letter or two, no more).
+fn keys_and_typed(keys: &str, typed: &str, cols: usize) -> Vec<String> {
+    let typed = Sanitizer::visible(typed);
+    let one = format!("{keys} › {typed}");
+    if crate::cli::term::wrap::visible_width(&one) <= cols {
+        return vec![one];
+    }
+    let room = cols.saturating_sub(5).max(1);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in typed.chars().rev() {
+        let w = crate::cli::term::wrap::columns(c);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    let tail: String = tail.into_iter().rev().collect();
+    let cut = if tail.len() < typed.len() { "…" } else { "" };
+    vec![fit_row(keys, cols), format!("  › {cut}{tail}")]
+}
+
 /// Untrusted text on one row: escapes as text, newlines as `\n`.
 fn shown(s: &str) -> String {
     Sanitizer::visible_line(s)
@@ -558,6 +584,7 @@ impl View {
     /// The screen: `height` rows of at most `width` columns at time `now`
     /// (ms since the epoch).
     pub fn render(&self, now: u64, width: usize, height: usize, s: Style) -> Vec<String> {
+        let cols = width.max(1);
         let width = width.max(20);
         let mut rows: Vec<String> = Vec::new();
         let held =
@@ -737,14 +764,14 @@ impl View {
                 } else {
                     String::new()
                 };
-                foot.push(fit_row(
+                foot.extend(keys_and_typed(
                     &format!(
-                        "  └ a number, or your own answer, then Enter · {stop}{} chat · {} quits › {}",
+                        "  └ a number, or your own answer, then Enter · {stop}{} chat · {} quits",
                         s.bold("t"),
                         s.bold("Ctrl-C"),
-                        Sanitizer::visible(&self.typed),
                     ),
-                    width,
+                    &self.typed,
+                    cols,
                 ));
             }
             let keep = if r.offer.can_keep() {
@@ -756,16 +783,16 @@ impl View {
                 foot.push(s.dim("  │ (folded: Enter shows all of it)"));
             }
             if r.asks.is_none() {
-                foot.push(fit_row(
+                foot.extend(keys_and_typed(
                     &format!(
-                        "  └ {} once · {} session · {keep}{} no · {} terminal · or why not › {}",
+                        "  └ {} once · {} session · {keep}{} no · {} terminal · or why not",
                         s.bold("y"),
                         s.bold("a"),
                         s.bold("n"),
                         s.bold("t"),
-                        Sanitizer::visible(&self.typed),
                     ),
-                    width,
+                    &self.typed,
+                    cols,
                 ));
             }
         } else {
@@ -782,7 +809,10 @@ impl View {
         }
         rows.extend(foot);
         rows.truncate(height);
-        rows
+        // every row cut to the pane as it is (narrower than the layout's
+        // least, 20 columns, too): a row wider than the pane wraps, and
+        // the screen scrolls by a row each time it is drawn
+        rows.iter().map(|r| fit_row(r, cols)).collect()
     }
 }
 
@@ -948,6 +978,70 @@ mod tests {
             "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
         ];
         assert_eq!(screen(&deck(), 120), want.join("\n"));
+    }
+
+    /// A pane made narrow: the deck's head, the hints and the notes are
+    /// cut to it as the rows are (a row wider than the pane wraps, and
+    /// the screen scrolls a row each time it is drawn: its head is lost).
+    #[test]
+    fn every_row_fits_a_narrow_pane() {
+        let mut v = deck();
+        v.note = Some("allowed once: /home/me/a-project-with-a-long-name".into());
+        for width in [30, 24, 20, 12, 1] {
+            let shown = screen(&v, width);
+            if width >= 12 {
+                assert!(shown.starts_with("claudio"), "{shown}");
+            }
+        }
+        // folded, and nothing selected
+        let mut v = deck();
+        v.remove("t1");
+        v.add(request("t2", "s-tui", &"long words ".repeat(40), false));
+        screen(&v, 30);
+        v.remove("t2");
+        assert!(screen(&v, 16).contains("↑↓ pick a"));
+    }
+
+    /// What is typed is in sight as it is typed, its end first, however
+    /// long and however narrow the pane: on the keys line when it fits,
+    /// else on a row of its own under it.
+    #[test]
+    fn what_is_typed_is_in_sight() {
+        let mut v = deck();
+        key(&mut v, "x");
+        assert!(screen(&v, 120).contains("or why not › x"));
+        let reason = "not on main, open a branch first and run the tests there";
+        v.typed.clear();
+        key(&mut v, reason);
+        for width in [80, 30] {
+            let shown = screen(&v, width);
+            let last = shown.lines().last().unwrap();
+            assert!(last.starts_with("  › "), "{shown}");
+            assert!(last.ends_with("run the tests there"), "{shown}");
+            assert!(shown.contains("  └ y once"), "{shown}");
+        }
+        assert!(screen(&v, 80).contains(&format!("  › {reason}")));
+        // a question's answer too
+        let (r, _) = asking(
+            "q1",
+            "AskUserQuestion",
+            serde_json::json!({"questions": [{"question": "Which?", "header": "Pick",
+                "options": [{"label": "one", "description": ""}, {"label": "two", "description": ""}],
+                "multiSelect": false}]}),
+        );
+        let mut v = deck();
+        v.remove("t1");
+        v.add(r);
+        key(&mut v, "the second one, with the tests run first");
+        let shown = screen(&v, 80);
+        assert!(
+            shown
+                .lines()
+                .last()
+                .unwrap()
+                .ends_with("with the tests run first"),
+            "{shown}"
+        );
     }
 
     fn key(v: &mut View, text: &str) -> Option<Act> {
