@@ -1781,3 +1781,80 @@ fn an_ask_with_piped_text_is_titled_by_the_prompt_typed() {
     let table = common::stdout(&common::run(c, None));
     assert!(table.contains("\treview this\t"), "{table}");
 }
+
+/// What the real CLI records as the branch: `HEAD` for a folder that is no
+/// git repository, and `HEAD` for a detached HEAD too; a branch's name
+/// otherwise. `-o json` gives it as recorded; the table shows no branch
+/// for the plain folder (it showed `HEAD`), `detached HEAD` for the
+/// repository whose HEAD is detached, the branch's name as it is.
+#[tokio::test(flavor = "multi_thread")]
+async fn head_is_recorded_for_a_plain_folder_and_a_detached_head() {
+    let w = world!("head_is_recorded_for_a_plain_folder_and_a_detached_head");
+    let work = std::fs::canonicalize(w.work.path()).unwrap();
+    let (plain, detached, branch) = (work.join("plain"), work.join("det"), work.join("br"));
+    std::fs::create_dir_all(&plain).unwrap();
+    for repo in [&detached, &branch] {
+        std::fs::create_dir_all(repo).unwrap();
+        git(repo, &["init", "-q", "-b", "main"]);
+        git(repo, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    }
+    git(&detached, &["checkout", "-q", "--detach"]);
+    let mut ids = Vec::new();
+    for dir in [&plain, &detached, &branch] {
+        w.api.push(Reply::text("Noted."));
+        let client = Client::connect(w.options().cwd(dir)).await.unwrap();
+        let msgs = tokio::time::timeout(TURN_LIMIT, run_turn(&client, "hello"))
+            .await
+            .expect("a turn");
+        client.close().await.unwrap();
+        let id = msgs
+            .iter()
+            .find_map(|m| match m {
+                Message::Result(r) => r.session_id.clone(),
+                _ => None,
+            })
+            .expect("a result");
+        ids.push(id);
+    }
+    let list = |args: &[&str]| {
+        let o = w
+            .claudio()
+            .args(["sessions", "list", "--all"])
+            .args(args)
+            .env("CLAUDIO_CACHE_DIR", "off")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let json: Value = serde_json::from_str(&list(&["-o", "json"])).unwrap();
+    let recorded = |id: &str| {
+        let s = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["sessionId"] == id)
+            .unwrap_or_else(|| panic!("{id} not in {json}"));
+        s["gitBranch"].clone()
+    };
+    assert_eq!(recorded(&ids[0]), "HEAD", "a plain folder");
+    assert_eq!(recorded(&ids[1]), "HEAD", "a detached HEAD");
+    assert_eq!(recorded(&ids[2]), "main", "a branch");
+    // piped: tab-separated, the branch the fifth cell (id, modified,
+    // project, title, branch, size)
+    let table = list(&[]);
+    let shown = |id: &str| {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(id))
+            .unwrap_or_else(|| panic!("{id} not in {table}"));
+        row.split('\t').nth(4).unwrap().to_owned()
+    };
+    assert_eq!(
+        table.lines().next().unwrap().split('\t').nth(4),
+        Some("BRANCH")
+    );
+    assert_eq!(shown(&ids[0]), "", "{table}");
+    assert_eq!(shown(&ids[1]), "detached HEAD", "{table}");
+    assert_eq!(shown(&ids[2]), "main", "{table}");
+}

@@ -8,6 +8,7 @@
 //! [`Finder`] is pure (keys in, a step out; a drawing as lines), tested
 //! without a terminal; [`pick`] runs it on the terminal.
 
+use crate::cli::common::git::RecordedBranches;
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::picker::redraw;
 use crate::cli::term::style::Style;
@@ -40,13 +41,17 @@ pub struct Row {
 }
 
 impl Row {
-    pub fn from_info(s: &SessionInfo, here: bool) -> Row {
+    /// The row of `s`, its branch as `branches` shows it.
+    pub fn from_info(s: &SessionInfo, here: bool, branches: &mut RecordedBranches) -> Row {
         let clean = |t: &str| Sanitizer::clean(&first_line(t, 200));
         Row {
             id: s.session_id.clone(),
             title: clean(&s.title),
             prompt: s.first_prompt.as_deref().map(clean).unwrap_or_default(),
-            branch: s.git_branch.as_deref().map(clean).unwrap_or_default(),
+            branch: branches
+                .shown(s.git_branch.as_deref(), s.cwd.as_deref())
+                .map(|b| clean(&b))
+                .unwrap_or_default(),
             tag: s.tag.as_deref().map(clean).unwrap_or_default(),
             cwd: s.cwd.clone(),
             modified: s.last_modified,
@@ -639,10 +644,11 @@ pub fn pick_from(
     use claudio::store::ListOptions;
     use std::io::Write;
     let here = store.list(&ListOptions::for_dir(cwd.to_path_buf()))?;
+    let mut branches = RecordedBranches::default();
     let rows: Vec<Row> = here
         .sessions
         .iter()
-        .map(|s| Row::from_info(s, true))
+        .map(|s| Row::from_info(s, true, &mut branches))
         .collect();
     let mut finder = Finder::new(rows);
     let now = super::time::now_ms();
@@ -707,7 +713,10 @@ pub fn pick_from(
                     let rows = all
                         .sessions
                         .iter()
-                        .map(|s| Row::from_info(s, mine.contains(s.session_id.as_str())))
+                        .map(|s| {
+                            let here = mine.contains(s.session_id.as_str());
+                            Row::from_info(s, here, &mut branches)
+                        })
                         .collect();
                     finder.set_rows(rows);
                 }

@@ -38,7 +38,9 @@ pub struct SessionInfo {
     /// The first prompt a person typed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_prompt: Option<String>,
-    /// The git branch at the end of the session.
+    /// The git branch at the end of the session, as the transcript
+    /// records it: the CLI writes `HEAD` for a detached HEAD and for a
+    /// folder that is no git repository alike.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub git_branch: Option<String>,
     /// The working directory of the session.

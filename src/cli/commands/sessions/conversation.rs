@@ -33,7 +33,9 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
         if let Some(cwd) = &i.cwd {
             head.push_str(&format!(" · {}", flat(cwd)));
         }
-        if let Some(b) = &i.git_branch {
+        let branch = crate::cli::common::git::RecordedBranches::default()
+            .shown(i.git_branch.as_deref(), i.cwd.as_deref());
+        if let Some(b) = &branch {
             head.push_str(&format!(" · {}", flat(b)));
         }
         if i.from_archive {

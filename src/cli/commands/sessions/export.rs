@@ -816,7 +816,9 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
         if let Some(cwd) = &i.cwd {
             meta.push_str(&format!(" · {cwd}"));
         }
-        if let Some(b) = &i.git_branch {
+        let branch = crate::cli::common::git::RecordedBranches::default()
+            .shown(i.git_branch.as_deref(), i.cwd.as_deref());
+        if let Some(b) = &branch {
             meta.push_str(&format!(" · {b}"));
         }
         meta.push_str(&format!(

@@ -160,6 +160,8 @@ fn render_table(
     all: bool,
 ) -> String {
     let st = io.out_style;
+    // `HEAD` as the transcript recorded it: no branch, or a detached one
+    let mut branches = crate::cli::common::git::RecordedBranches::default();
     let rows: Vec<Vec<String>> = sessions
         .iter()
         .enumerate()
@@ -190,7 +192,10 @@ fn render_table(
             }
             row.extend([
                 title,
-                s.git_branch.as_deref().map(tidy).unwrap_or_default(),
+                branches
+                    .shown(s.git_branch.as_deref(), s.cwd.as_deref())
+                    .map(|b| tidy(&b))
+                    .unwrap_or_default(),
                 human_size(s.file_size),
             ]);
             if let Some(l) = long {
