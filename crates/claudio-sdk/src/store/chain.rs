@@ -4,7 +4,7 @@
 
 use super::error::StoreResult;
 use super::lines::{Passed, Transcript};
-use super::scan::truthy;
+use super::scan::{is_js_space, js_trim, truthy};
 use crate::protocol::MessageContent;
 use serde::Deserialize;
 use serde_json::Value;
@@ -81,7 +81,7 @@ impl Entry {
             }
             _ => return None,
         };
-        (!text.trim().is_empty()).then_some(text)
+        (!js_trim(&text).is_empty()).then_some(text)
     }
 
     /// Whether this is a user entry the CLI wrote itself, not the person: a
@@ -179,7 +179,7 @@ pub(super) fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
     let mut runs: Vec<ShellRun> = Vec::new();
     let mut rest = text;
     loop {
-        let t = rest.trim_start();
+        let t = rest.trim_start_matches(is_js_space);
         let block = |tag: &str| -> Option<(&str, &str)> {
             let open = format!("<{tag}>");
             let close = format!("</{tag}>");
@@ -189,7 +189,7 @@ pub(super) fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
         };
         if let Some((cmd, after)) = block("bash-input") {
             runs.push(ShellRun {
-                command: Some(cmd.trim().to_owned()),
+                command: Some(js_trim(cmd).to_owned()),
                 ..ShellRun::default()
             });
             rest = after;
@@ -236,7 +236,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
         let end = body.rfind(close)?;
         Some((unescape(&body[..end]), open.len() + end + close.len()))
     };
-    let t = text.trim_start();
+    let t = text.trim_start_matches(is_js_space);
     if !t.starts_with(OUT.0) && !t.starts_with(ERR.0) {
         return None;
     }
@@ -248,7 +248,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
         after = &t[used..];
         found = true;
     }
-    let after = after.trim_start();
+    let after = after.trim_start_matches(is_js_space);
     let rest = match block(after, ERR) {
         Some((stderr, used)) => {
             run.stderr = stderr;
@@ -259,7 +259,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
     };
     // the TUI's entry ends with its last part; text after it is a prompt
     // a person typed after tags of their own, read as one
-    (found && rest.trim().is_empty()).then_some(run)
+    (found && js_trim(rest).is_empty()).then_some(run)
 }
 
 /// `&amp;`, `&lt;` and `&gt;` read back as `&`, `<` and `>`, in one pass
