@@ -517,8 +517,14 @@ impl Watched {
         };
         for s in seen {
             // a turn begins with work (a dialog on an idle session, as
-            // 2.1.332's offer of auto mode, is none), and ends idle
-            let busy = s.seen == Seen::Working;
+            // 2.1.332's offer of auto mode, is none), and ends idle. A
+            // wait for the person (a permission, a question) comes within
+            // a turn: one whose work the deck never saw (the registry read
+            // once the work had given way to the wait, or to idle: a
+            // loaded machine's deck, a step of a tenth of a second) began
+            // by then at the latest, and its end is still a notice
+            let busy = s.seen == Seen::Working
+                || matches!(&s.seen, Seen::Waiting(what) if worth_a_notice(what));
             let idle = s.seen == Seen::Idle;
             let Some(t) = self.sessions.get_mut(&s.key) else {
                 let mut t = Track::new(s.seen.clone());
@@ -1462,6 +1468,39 @@ mod tests {
         assert!(w
             .sessions(110_000, &[sighting("s", Seen::Idle, 110_000)], turn)
             .is_empty());
+    }
+
+    /// A turn whose work the deck never saw (its registry read before the
+    /// TUI went busy, then once it waited for a permission or a question,
+    /// then idle: a deck on a loaded machine, steps of a tenth of a second
+    /// each) still ends in one notice; a dialog on an idle session does
+    /// not.
+    #[test]
+    fn a_turn_seen_only_waiting_still_ends_in_a_notice() {
+        let turn = Duration::ZERO;
+        for what in ["permission prompt", "input needed"] {
+            let mut w = Watched::default();
+            w.sessions(0, &[sighting("s", Seen::Idle, 0)], turn);
+            w.sessions(
+                1_000,
+                &[sighting("s", Seen::Waiting(what.into()), 1_000)],
+                turn,
+            );
+            let got = w.sessions(1_300, &[sighting("s", Seen::Idle, 1_300)], turn);
+            assert_eq!(kinds(&got), [Trigger::Turn], "{what}");
+            assert!(w
+                .sessions(2_000, &[sighting("s", Seen::Idle, 1_300)], turn)
+                .is_empty());
+        }
+        let mut w = Watched::default();
+        w.sessions(0, &[sighting("s", Seen::Idle, 0)], turn);
+        w.sessions(
+            1_000,
+            &[sighting("s", Seen::Waiting("dialog open".into()), 1_000)],
+            turn,
+        );
+        let got = w.sessions(1_300, &[sighting("s", Seen::Idle, 1_300)], turn);
+        assert!(!kinds(&got).contains(&Trigger::Turn), "{got:?}");
     }
 
     #[test]

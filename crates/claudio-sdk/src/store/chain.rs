@@ -80,7 +80,7 @@ impl Entry {
             }
             _ => return None,
         };
-        (!text.trim().is_empty()).then_some(text)
+        (!js_trim(&text).is_empty()).then_some(text)
     }
 
     /// Whether this is a user entry the CLI wrote itself, not the person: a
@@ -178,7 +178,7 @@ pub(super) fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
     let mut runs: Vec<ShellRun> = Vec::new();
     let mut rest = text;
     loop {
-        let t = rest.trim_start();
+        let t = rest.trim_start_matches(is_js_space);
         let block = |tag: &str| -> Option<(&str, &str)> {
             let open = format!("<{tag}>");
             let close = format!("</{tag}>");
@@ -188,7 +188,7 @@ pub(super) fn split_shell(text: &str) -> (Vec<ShellRun>, &str) {
         };
         if let Some((cmd, after)) = block("bash-input") {
             runs.push(ShellRun {
-                command: Some(cmd.trim().to_owned()),
+                command: Some(js_trim(cmd).to_owned()),
                 ..ShellRun::default()
             });
             rest = after;
@@ -235,7 +235,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
         let end = body.rfind(close)?;
         Some((unescape(&body[..end]), open.len() + end + close.len()))
     };
-    let t = text.trim_start();
+    let t = text.trim_start_matches(is_js_space);
     if !t.starts_with(OUT.0) && !t.starts_with(ERR.0) {
         return None;
     }
@@ -247,7 +247,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
         after = &t[used..];
         found = true;
     }
-    let after = after.trim_start();
+    let after = after.trim_start_matches(is_js_space);
     let rest = match block(after, ERR) {
         Some((stderr, used)) => {
             run.stderr = stderr;
@@ -258,7 +258,7 @@ fn tui_output(text: &str) -> Option<ShellRun> {
     };
     // the TUI's entry ends with its last part; text after it is a prompt
     // a person typed after tags of their own, read as one
-    (found && rest.trim().is_empty()).then_some(run)
+    (found && js_trim(rest).is_empty()).then_some(run)
 }
 
 /// `&amp;`, `&lt;` and `&gt;` read back as `&`, `<` and `>`, in one pass
@@ -829,6 +829,26 @@ pub fn read_conversation(path: &Path) -> StoreResult<Conversation> {
         entries,
         long_lines: passed.long_lines,
     })
+}
+
+/// Whitespace as JavaScript's `trim()` and `\s` see it.
+pub(crate) fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// JavaScript's `String.prototype.trim`.
+pub(crate) fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_space)
 }
 
 /// JavaScript truthiness of an optional JSON value.

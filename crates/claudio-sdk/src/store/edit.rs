@@ -4,12 +4,12 @@
 //! without following a symbolic link, the line is written whole (after a
 //! newline if the file ends in a half-written line) and flushed to disk.
 
-use super::chain::{Kind, Node};
+use super::chain::{is_js_space, js_trim, Kind, Node};
 use super::either::read_head_tail;
 use super::error::{io_err, StoreError, StoreResult};
 use super::ids::{new_uuid, IdQuery};
 use super::lines::{Transcript, MAX_LINE};
-use super::scan::{first_prompt, is_js_space, js_trim, last_entry_field};
+use super::scan::{first_prompt, last_entry_field};
 use super::time::{format_iso_millis, now_millis};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{json, Map, Value};

@@ -1353,6 +1353,126 @@ mod tests {
         }
     }
 
+    /// White space as JavaScript's `trim()` takes it (the claude TUI's and
+    /// the SDK's rule) and as Rust's `str::trim` does, which differ on
+    /// U+0085 (Rust's only) and U+FEFF (JavaScript's only), and characters
+    /// of neither that look like it (U+180E, once a space; U+200B; U+001C,
+    /// which Python's `strip` takes).
+    const SPACES: &[char] = &[
+        ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{85}', '\u{a0}', '\u{1680}',
+        '\u{180e}', '\u{2000}', '\u{200a}', '\u{200b}', '\u{2028}', '\u{2029}', '\u{202f}',
+        '\u{205f}', '\u{3000}', '\u{feff}',
+    ];
+
+    fn spaced() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(
+            prop_oneof![
+                4 => proptest::sample::select(SPACES),
+                1 => Just('a'),
+            ],
+            0..5,
+        )
+        .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 512,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Prompts made of white space of either kind (and a letter or
+        /// not), as a string or a text block, the first after a `!`
+        /// command or not: the listing's title (read from the ends) is the
+        /// full read's first prompt, shown; each prompt the full read
+        /// calls one has a title; and, without the command, the title is
+        /// the SDK's first prompt (JavaScript's trim, as the TUI's).
+        #[test]
+        fn a_title_of_white_space_is_the_full_read_s_and_the_tui_s(
+            prompts in proptest::collection::vec((spaced(), proptest::bool::ANY), 1..4),
+            shell in proptest::bool::ANY,
+        ) {
+            let lines: Vec<String> = prompts
+                .iter()
+                .enumerate()
+                .map(|(i, (text, block))| {
+                    let text = if shell && i == 0 {
+                        format!("<bash-input>ls</bash-input>\n<bash-stdout></bash-stdout><bash-stderr></bash-stderr>{text}")
+                    } else {
+                        text.clone()
+                    };
+                    let content = if *block {
+                        serde_json::json!([{"type": "text", "text": text}])
+                    } else {
+                        serde_json::json!(text)
+                    };
+                    serde_json::json!({"type": "user", "message": {"role": "user", "content": content}})
+                        .to_string()
+                })
+                .collect();
+            let text = lines.join("\n") + "\n";
+            let entries: Vec<crate::store::Entry> = lines
+                .iter()
+                .map(|l| crate::store::Entry::parse(l).unwrap())
+                .collect();
+            let full = entries.iter().find(|e| e.prompt().is_some());
+            let full_title = full.map(crate::store::scan::title_of);
+            if let Some(t) = &full_title {
+                proptest::prop_assert!(t.is_some(), "{:?}: a prompt with no title", full.map(|e| e.prompt()));
+            }
+            let listed = info(&text);
+            match &listed {
+                Some(i) if full_title.is_some() => {
+                    proptest::prop_assert_eq!(Some(i.title.clone()), full_title.clone().flatten());
+                    if !shell {
+                        proptest::prop_assert_eq!(i.first_prompt.as_ref(), Some(&i.title), "the SDK's");
+                    }
+                }
+                // no prompt: the listing has none either (a `!` command
+                // alone may still list the session, titled by it)
+                Some(i) => proptest::prop_assert!(
+                    shell && i.title == "! ls",
+                    "{:?} listed, the full read has no prompt", i.title
+                ),
+                None => proptest::prop_assert!(full_title.is_none(), "not listed: {:?}", full_title),
+            }
+        }
+    }
+
+    /// U+0085 is text to JavaScript's `trim()` (the TUI's), white space to
+    /// Rust's; U+FEFF the other way round. A prompt of U+0085 is one, in
+    /// the full read and in the listing, titled so, as the TUI titles it;
+    /// one of U+FEFF alone is blank, and the next prompt is the title.
+    #[test]
+    fn the_tui_s_white_space_tells_a_prompt_from_blank_text() {
+        for (first, title) in [
+            ("\u{85}", "\u{85}"),
+            ("\u{feff}", "next"),
+            ("\u{feff} \n\u{3000}", "next"),
+            (" \u{feff}\u{85}x\u{85}\u{2028}", "\u{85}x\u{85}"),
+        ] {
+            let line = |text: &str| {
+                serde_json::json!({"type": "user", "message": {"role": "user", "content": text}})
+                    .to_string()
+            };
+            let text = [line(first), line("next")].join("\n");
+            let full = crate::store::Entry::parse(&line(first)).unwrap();
+            assert_eq!(
+                full.prompt().is_some(),
+                title != "next",
+                "{first:?}: the full read"
+            );
+            let i = info(&text).unwrap();
+            assert_eq!(i.title, title, "{first:?}");
+            assert_eq!(
+                i.first_prompt.as_deref(),
+                Some(title),
+                "{first:?}: the SDK's"
+            );
+        }
+    }
+
     /// Where the listing's read past the head once stopped: 16 MiB in.
     const M16: usize = 16 << 20;
 

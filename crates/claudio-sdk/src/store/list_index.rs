@@ -61,8 +61,9 @@ const FILE_NAME: &str = "list-index";
 /// joined, however its JSON is written; 10 since a prompt of several text
 /// blocks is titled by its first that is a prompt on its own; 11 since that
 /// prompt is looked for however far in the file it lies, not in its first
-/// 16 MiB alone).
-const VERSION: u32 = 11;
+/// 16 MiB alone; 12 since blank text is JavaScript's white space, as the
+/// TUI's: a prompt of U+0085 is one, one of U+FEFF alone is not).
+const VERSION: u32 = 12;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;

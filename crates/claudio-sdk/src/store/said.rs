@@ -2,7 +2,7 @@
 //! conversation that the program's screens (`sessions inspect`, the chat's
 //! resumed history, `/rewind`) share.
 
-use super::chain::{split_shell, Conversation, Entry, ShellRun};
+use super::chain::{is_js_space, js_trim, split_shell, Conversation, Entry, ShellRun};
 use super::scan::is_cli_note;
 use crate::protocol::{ContentBlock, Message, MessageContent};
 use serde_json::Value;
@@ -205,14 +205,16 @@ impl Entry {
         if let Some(t) = &text {
             let (shell, rest) = split_shell(t);
             if !shell.is_empty() {
-                let rest_trim = rest.trim();
+                let rest_trim = js_trim(rest);
                 let note =
                     flag("isCompactSummary") || rest_trim.is_empty() || is_cli_note(rest_trim);
                 let prompt = if note {
                     None
                 } else {
-                    let rest = rest.trim_start_matches(['\n', '\r']).trim_end();
-                    (!rest.trim().is_empty()).then(|| rest.to_owned())
+                    let rest = rest
+                        .trim_start_matches(['\n', '\r'])
+                        .trim_end_matches(is_js_space);
+                    (!js_trim(rest).is_empty()).then(|| rest.to_owned())
                 };
                 return Said::You {
                     shell,
@@ -228,7 +230,7 @@ impl Entry {
             };
         }
         match text {
-            Some(t) if is_cli_note(t.trim()) => Said::Note {
+            Some(t) if is_cli_note(js_trim(&t)) => Said::Note {
                 kind: NoteKind::Notice,
                 content: Some(content_or(&t)),
             },

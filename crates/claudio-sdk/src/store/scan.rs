@@ -3,30 +3,10 @@
 //! lines that can hold the field. Following its rules to the letter is what
 //! makes `claudio sessions list --json` agree with `listSessions()`.
 
-use super::chain::truthy;
+use super::chain::{is_js_space, js_trim, truthy};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
-
-/// Whitespace as JavaScript's `trim()` and `\s` see it.
-pub(crate) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
-/// JavaScript's `String.prototype.trim`.
-pub(crate) fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
 
 fn find(hay: &str, needle: &str) -> Option<usize> {
     memchr::memmem::find(hay.as_bytes(), needle.as_bytes())

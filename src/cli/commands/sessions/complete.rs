@@ -73,7 +73,11 @@ fn candidates(
                     &crate::cli::term::text::flat(&s.title),
                     TITLE_COLUMNS,
                 );
-                format!("{}\t{}", s.session_id, title.trim())
+                format!(
+                    "{}\t{}",
+                    s.session_id,
+                    crate::cli::term::text::trim_typed(&title)
+                )
             } else {
                 s.session_id.clone()
             }
