@@ -991,9 +991,14 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             }
         }
     }
-    // nobody at the deck any more: each held request is asked in its terminal
+    // nobody at the deck any more: each held request is asked in its
+    // terminal. A claudio chat's or `ask`'s is let go unanswered: its
+    // dialog asks on as before, and it is offered to the next deck started
+    // (handed back, it would be offered no more)
     for (_, hd) in held {
-        let _ = hd.pending.answer("ask", None);
+        if program_of(&hd.pending.request.input).is_none() {
+            let _ = hd.pending.answer("ask", None);
+        }
     }
     Ok(())
 }
