@@ -235,6 +235,17 @@ fn attach(held: &mut HashMap<String, Held>, live: &[registry::LiveSession]) {
     }
 }
 
+/// The registry file of the session that asks `input` (a hook's input,
+/// its `session_id`), when the registry lists it now.
+pub fn process_of(input: &Value) -> Option<registry::LiveSession> {
+    let id = input.get("session_id")?.as_str()?;
+    let dir = registry::default_dir().ok()?;
+    registry::read_dir(&dir)
+        .live
+        .into_iter()
+        .find(|s| s.session_id.as_deref() == Some(id))
+}
+
 /// Why a held request leaves the deck by itself.
 #[derive(Debug, PartialEq)]
 enum Left {
