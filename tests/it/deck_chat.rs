@@ -729,3 +729,33 @@ fn no_and_stop_from_the_deck_holds_the_requests_queued_behind_it() {
     let got = answers(&fake);
     assert_eq!(got.len(), 1, "{got:?}");
 }
+
+/// A deck quit (`q`) while it holds a chat's request, and started again:
+/// the chat's dialog asks on where it was, and the new deck is offered the
+/// request and answers it. Before, the quitting deck handed it back, and
+/// the chat offered it to no deck again: the new one showed only
+/// "answer in its terminal".
+#[test]
+fn a_deck_quit_and_started_again_is_offered_the_chat_s_request_again() {
+    let h = home();
+    let fake = asking(allowed());
+    let mut t = chat(&fake, h.path());
+    let mut first = Term::spawn_sized(deck(h.path(), &["deck"]), 24, 120);
+    first.wait_for("made-by-the-tool");
+    first.send(b"q");
+    assert_eq!(first.wait(30).code(), Some(0));
+    drop(first);
+    // the chat asks on
+    assert!(t.contents().contains("Allow?"), "{}", t.contents());
+    let mut second = Term::spawn_sized(deck(h.path(), &["deck"]), 24, 120);
+    second.wait_for("y once");
+    assert!(second.contents().contains("made-by-the-tool"));
+    second.send(b"y\r");
+    t.wait_for("answered in the deck");
+    t.wait_for("1 API call");
+    second.send(b"q");
+    second.wait(30);
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+    assert_eq!(answers(&fake).len(), 1);
+}

@@ -1487,3 +1487,24 @@ fn real_cli_tui_killed_while_its_request_is_held_leaves_the_deck() {
     deck.send(b"q");
     deck.wait(30);
 }
+
+/// The line deck too: a claude TUI killed while its request waits on the
+/// deck's line is said to be gone, its session ended (before, the deck
+/// waited on a line for the hook's 5 minutes).
+#[test]
+fn real_cli_tui_killed_while_the_line_deck_asks_is_said_to_be_gone() {
+    let Some(tui) = tui_world("real_cli_tui_killed_while_the_line_deck_asks_is_said_to_be_gone")
+    else {
+        return;
+    };
+    tui.w.api.push(Reply::bash("touch never_made"));
+    tui.w.api.push(Reply::text("Finished."));
+    let deck = LineDeck::start(&tui);
+    let mut t = tui.start();
+    tui.prompt(&mut t, "make the file");
+    deck.wait_for("touch never_made");
+    t.child().kill().unwrap();
+    wait_with_deadline(t.child(), 30);
+    deck.wait_for("gone: its session ended");
+    assert!(!tui.made("never_made"));
+}

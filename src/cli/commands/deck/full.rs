@@ -235,6 +235,17 @@ fn attach(held: &mut HashMap<String, Held>, live: &[registry::LiveSession]) {
     }
 }
 
+/// The registry file of the session that asks `input` (a hook's input,
+/// its `session_id`), when the registry lists it now.
+pub fn process_of(input: &Value) -> Option<registry::LiveSession> {
+    let id = input.get("session_id")?.as_str()?;
+    let dir = registry::default_dir().ok()?;
+    registry::read_dir(&dir)
+        .live
+        .into_iter()
+        .find(|s| s.session_id.as_deref() == Some(id))
+}
+
 /// Why a held request leaves the deck by itself.
 #[derive(Debug, PartialEq)]
 enum Left {
@@ -991,9 +1002,14 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
             }
         }
     }
-    // nobody at the deck any more: each held request is asked in its terminal
+    // nobody at the deck any more: each held request is asked in its
+    // terminal. A claudio chat's or `ask`'s is let go unanswered: its
+    // dialog asks on as before, and it is offered to the next deck started
+    // (handed back, it would be offered no more)
     for (_, hd) in held {
-        let _ = hd.pending.answer("ask", None);
+        if program_of(&hd.pending.request.input).is_none() {
+            let _ = hd.pending.answer("ask", None);
+        }
     }
     Ok(())
 }

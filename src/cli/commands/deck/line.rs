@@ -34,6 +34,19 @@ fn choices(s: &Style) -> String {
     )
 }
 
+/// The chat's approval as the line deck asks it: without the chat's own
+/// choices row (`└ Allow?  y once · a session · …`), whose `a`, `p` and
+/// `u` are the full-screen deck's (the line deck's own choices follow).
+fn question_of(folded: &str) -> String {
+    format!("{}\n  └ ", super::view::body_lines(folded).join("\n"))
+}
+
+/// The full-screen deck's keys the line deck does not take (typed here,
+/// each would deny the call with itself as the reason).
+fn full_screen_key(line: &str) -> bool {
+    matches!(line.trim(), "a" | "A" | "p" | "P" | "u" | "U")
+}
+
 /// What the person typed, as the hook's answer: `(behavior, message)`;
 /// `None`: show the whole diff.
 fn answer_of(line: &str) -> Option<(&'static str, Option<String>)> {
@@ -211,14 +224,25 @@ pub fn answer_one(
         return Ok(true);
     }
     let mut watch = super::answered::Watch::new(req_input);
+    // its session's process, as the registry lists it now: a request whose
+    // process ended (its TUI killed) goes, its hook living on or not
+    let process = super::full::process_of(req_input);
+    let ended = std::cell::Cell::new(false);
     let change = diff::proposed(&req.tool_name, &req.input, &cwd);
     let here = Here::new(&cwd);
     let mut shown = tool::Shown::new(&req, change.as_ref(), None, &here, style, width);
-    let mut question = shown.folded.clone();
+    let mut question = question_of(&shown.folded);
     loop {
         write!(out, "{question}  {}", choices(&style))?;
         out.flush()?;
         let line = match input.next(&pending, &mut || {
+            if process
+                .as_ref()
+                .is_some_and(|s| claudio::registry::liveness(s).is_some())
+            {
+                ended.set(true);
+                return true;
+            }
             watch.as_mut().is_some_and(super::answered::Watch::answered)
         })? {
             Typed::Line(l) => l,
@@ -230,17 +254,32 @@ pub fn answer_one(
             Typed::Withdrawn => {
                 // the hook, if still there, ends with no decision
                 let _ = pending.answer("ask", None);
-                writeln!(
-                    out,
-                    "\n  {}",
-                    style.dim("gone: answered in its terminal (or its hook's bound passed)")
-                )?;
+                let why = if ended.get() {
+                    "gone: its session ended"
+                } else {
+                    "gone: answered in its terminal (or its hook's bound passed)"
+                };
+                writeln!(out, "\n  {}", style.dim(why))?;
                 out.flush()?;
                 return Ok(true);
             }
         };
+        if full_screen_key(&line) {
+            writeln!(
+                out,
+                "  {}",
+                style.dim(
+                    "a, p and u are the full-screen deck's: here y allows once, n or a reason denies, t answers it in its terminal"
+                )
+            )?;
+            continue;
+        }
         let Some((behavior, message)) = answer_of(&line) else {
-            question = shown.whole.take().unwrap_or_default();
+            question = shown
+                .whole
+                .take()
+                .map(|w| question_of(&w))
+                .unwrap_or_default();
             continue;
         };
         if pending.withdrawn() {
@@ -538,6 +577,26 @@ mod tests {
         // nobody at the deck: handed back too
         let (out, _) = run_one("", BASH);
         assert_eq!(out, None);
+    }
+
+    /// The line deck asks with its own choices alone: the chat's row
+    /// offering `a session` is not shown, and `a` typed (as the full
+    /// screen takes it) is said to be no key here, never a denial with
+    /// "a" as its reason.
+    #[test]
+    fn a_is_no_denial_and_the_chat_s_choices_are_not_offered() {
+        let suggested = r#"{"session_id":"s","cwd":"/tmp","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"npm run lint"},"permission_suggestions":[{"type":"addRules","behavior":"allow","rules":[{"toolName":"Bash","ruleContent":"npm run *"}],"destination":"localSettings"}]}"#;
+        for input in [BASH, suggested] {
+            let (out, shown) = run_one("a\ny\n", input);
+            let out: Value = serde_json::from_str(&out.unwrap()).unwrap();
+            assert_eq!(
+                out["hookSpecificOutput"]["decision"]["behavior"], "allow",
+                "{shown}"
+            );
+            assert!(shown.contains("the full-screen deck's"), "{shown}");
+            assert!(!shown.contains("a session"), "{shown}");
+            assert_eq!(shown.matches("Allow?").count(), 2, "{shown}");
+        }
     }
 
     #[test]

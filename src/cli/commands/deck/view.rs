@@ -254,10 +254,19 @@ fn window(len: usize, room: usize) -> usize {
 
 /// A request's body as shown: the chat's approval without its own
 /// choices line (the deck's replaces it).
-fn body_lines(body: &str) -> Vec<&str> {
-    body.lines()
-        .take_while(|l| !crate::cli::term::wrap::strip_sgr(l).contains("Allow?"))
-        .collect()
+pub(super) fn body_lines(body: &str) -> Vec<&str> {
+    let mut rows: Vec<&str> = body.lines().collect();
+    // its last rows from the one that opens with `└`, and only those: a
+    // command that says "Allow?" is shown whole (cut at its first row
+    // saying so, the rest of it was never on the screen, yet allowed)
+    if let Some(i) = rows.iter().rposition(|l| {
+        crate::cli::term::wrap::strip_sgr(l)
+            .trim_start()
+            .starts_with('└')
+    }) {
+        rows.truncate(i);
+    }
+    rows
 }
 
 /// `ms` as an age: `5s`, `3m`, `2h`, `4d`.
@@ -1000,6 +1009,29 @@ mod tests {
         screen(&v, 30);
         v.remove("t2");
         assert!(screen(&v, 16).contains("↑↓ pick a"));
+    }
+
+    /// A command that says "Allow?" is shown whole: only the chat's own
+    /// choices row (its last) gives way to the deck's.
+    #[test]
+    fn a_command_that_says_allow_is_shown_whole() {
+        let mut v = deck();
+        v.remove("t1");
+        v.add(request(
+            "t3",
+            "s-tui",
+            "echo 'Allow?' && rm -rf build",
+            false,
+        ));
+        let shown = screen(&v, 80);
+        assert!(shown.contains("echo 'Allow?' && rm -rf build"), "{shown}");
+        let lines = "printf 'ok'\necho '└ Allow?  y once'\nrm -rf build";
+        v.remove("t3");
+        v.add(request("t4", "s-tui", lines, false));
+        v.height = 40;
+        let all = v.render(NOW, 80, 40, Style::plain()).join("\n");
+        assert!(all.contains("rm -rf build"), "{all}");
+        assert_eq!(all.matches("y once").count(), 2, "{all}");
     }
 
     /// What is typed is in sight as it is typed, its end first, however
