@@ -52,39 +52,15 @@ pub fn cut_width(s: &str, max: usize) -> String {
     out
 }
 
-/// Whether `c` is white space as JavaScript's `trim()` takes it
-/// (ECMAScript's WhiteSpace and LineTerminator): what the claude TUI and
-/// the store trim a prompt or a title of. Not Rust's `char::is_whitespace`
-/// (Unicode's White_Space): U+FEFF is one, U+0085 is not.
-pub(crate) fn is_typed_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
-/// `s` without the white space at its ends that the claude TUI and the
-/// store trim a prompt or a title of ([`is_typed_space`]).
-pub(crate) fn trim_typed(s: &str) -> &str {
-    s.trim_matches(is_typed_space)
-}
-
 /// The first line of `s`, cut to `max` characters with an ellipsis; a
 /// multi-line text says so with `…`. A tab is a space: the row's width
 /// counts it as one column (the terminal moved what followed to its next
 /// tab stop, past the width of a tool's line). Trimmed as a title is
-/// ([`trim_typed`]), so a session's title in the finder is the one the
+/// ([`claudio::store::trim_prompt`]), so a session's title in the finder is the one the
 /// store made (U+0085 at its end is kept, for the sanitizer to drop as
 /// the listing's row drops it).
 pub fn first_line(s: &str, max: usize) -> String {
-    let trimmed = trim_typed(s);
+    let trimmed = claudio::store::trim_prompt(s);
     let mut lines = trimmed.lines();
     let first = lines.next().unwrap_or("");
     let more = lines.next().is_some();
@@ -242,10 +218,5 @@ mod tests {
             "fix it\u{85}"
         );
         assert_eq!(first_line("\u{85}", 200), "\u{85}");
-        for c in (0..=0x3000u32).chain([0xfeff]).filter_map(char::from_u32) {
-            let js = matches!(c as u32, 0x9..=0xd | 0x20 | 0xa0 | 0x1680 | 0x2000..=0x200a
-                | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 | 0xfeff);
-            assert_eq!(is_typed_space(c), js, "U+{:04X}", c as u32);
-        }
     }
 }

@@ -846,8 +846,19 @@ pub(crate) fn is_js_space(c: char) -> bool {
     )
 }
 
-/// JavaScript's `String.prototype.trim`.
-pub(crate) fn js_trim(s: &str) -> &str {
+/// `s` without the white space at its ends that the claude TUI trims a
+/// prompt or a title of: JavaScript's `String.prototype.trim`
+/// (ECMAScript's WhiteSpace and LineTerminator), not Rust's `str::trim`
+/// (Unicode's White_Space): U+FEFF is trimmed, U+0085 is not. The store's
+/// titles and first prompts are trimmed so; a program that shows them
+/// beside its own text trims that the same way.
+///
+/// ```
+/// use claudio::store::trim_prompt;
+/// assert_eq!(trim_prompt("\u{feff}\u{3000}fix it\u{85}\u{feff}"), "fix it\u{85}");
+/// assert!(trim_prompt("\u{85}") == "\u{85}");
+/// ```
+pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
 }
 
@@ -864,6 +875,18 @@ pub(crate) fn truthy(v: Option<&Value>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// JavaScript's white space, char by char, as ECMAScript lists it
+    /// (WhiteSpace: TAB, VT, FF, ZWNBSP, USP; LineTerminator: LF, CR, LS,
+    /// PS): U+FEFF is one, U+0085 and U+180E are not.
+    #[test]
+    fn js_space_is_ecmascript_s_white_space_and_line_terminators() {
+        for c in (0..=0x3000u32).chain([0xfeff]).filter_map(char::from_u32) {
+            let js = matches!(c as u32, 0x9..=0xd | 0x20 | 0xa0 | 0x1680 | 0x2000..=0x200a
+                | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 | 0xfeff);
+            assert_eq!(super::is_js_space(c), js, "U+{:04X}", c as u32);
+        }
+    }
+
     /// A user entry whose message's content is the text `t`.
     fn user_entry(t: &str) -> super::Entry {
         super::Entry::parse(&serde_json::json!({"type":"user","message":{"content":t}}).to_string())

@@ -44,7 +44,7 @@ mod usage_types;
 
 #[cfg(feature = "archive")]
 pub use archive::{ArchiveOptions, ArchiveSummary, NotArchived};
-pub use chain::{read_conversation, Conversation, Entry, ShellRun};
+pub use chain::{js_trim as trim_prompt, read_conversation, Conversation, Entry, ShellRun};
 pub use edit::SessionFile;
 pub use error::{StoreError, StoreResult};
 pub use handle::{ForkOptions, ResumeTarget, Store};

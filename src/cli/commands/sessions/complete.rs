@@ -73,11 +73,7 @@ fn candidates(
                     &crate::cli::term::text::flat(&s.title),
                     TITLE_COLUMNS,
                 );
-                format!(
-                    "{}\t{}",
-                    s.session_id,
-                    crate::cli::term::text::trim_typed(&title)
-                )
+                format!("{}\t{}", s.session_id, claudio::store::trim_prompt(&title))
             } else {
                 s.session_id.clone()
             }

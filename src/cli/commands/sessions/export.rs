@@ -809,7 +809,7 @@ pub(super) fn export(store: &Store, a: ExportArgs, io: &mut Io) -> anyhow::Resul
     let title = info
         .as_ref()
         .map(|i| i.title.clone())
-        .filter(|t| !crate::cli::term::text::trim_typed(t).is_empty())
+        .filter(|t| !claudio::store::trim_prompt(t).is_empty())
         .unwrap_or_else(|| format!("Session {}", file.id));
     let mut meta = format!("Claude Code session {}", file.id);
     if let Some(i) = &info {
