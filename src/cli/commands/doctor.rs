@@ -664,6 +664,12 @@ fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
                 end(&mut raw, &mut word, &mut words);
                 continue;
             }
+            // a comment (`#` starting a word) is not run but may hold a
+            // token all the same
+            (None, '#') if depth == 0 && !backquoted && raw.is_empty() => {
+                end(&mut raw, &mut word, &mut words);
+                return (words, true);
+            }
             (None, ';' | '&' | '|' | '<' | '>' | '(' | ')' | '\n') if depth == 0 && !backquoted => {
                 end(&mut raw, &mut word, &mut words);
                 return (words, true);
@@ -784,6 +790,10 @@ mod tests {
             (
                 "claudio-statusline; curl -H 'Authorization: Bearer sk-ant-secret5' x",
                 "claudio-statusline …",
+            ),
+            (
+                "claudio-statusline --format {model} # sk-ant-secret6",
+                "claudio-statusline --format {model} …",
             ),
             (
                 "claudio-statusline --format {model}|K=sk-ant-secret6 tee x",

@@ -505,10 +505,13 @@ impl Finder {
         if let (Some(row), Some((id, lines))) = (self.selected(), &self.preview) {
             if *id == row.id {
                 for l in lines.iter().take(6) {
+                    // a tab as the 4 columns it is drawn in (the terminal
+                    // moved to its next tab stop, past the width counted)
+                    let l = l.replace('\t', "    ");
                     out.push(format!(
                         "    {} {}",
                         style.dim("│"),
-                        cut_width(&undisputed(l), width.saturating_sub(8))
+                        cut_width(&undisputed(&l), width.saturating_sub(8))
                     ));
                 }
             }

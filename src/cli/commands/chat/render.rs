@@ -163,6 +163,13 @@ struct Retrying {
     times: u32,
 }
 
+/// One line of a tool's output or an agent's text, cut to `room` columns,
+/// each tab as the 4 columns it is drawn in: a tab sent to the terminal
+/// moved to its next tab stop, past the width the cut counted.
+fn cut_row(line: &str, room: usize) -> String {
+    cut_width(&line.replace('\t', "    "), room)
+}
+
 impl Renderer {
     pub fn new(opts: RenderOptions) -> Self {
         let (live_style, live_width) = (opts.style, opts.width);
@@ -830,10 +837,7 @@ impl Renderer {
         let indent = "  ".repeat(tool.depth + 2);
         let room = self.opts.width.saturating_sub(indent.width() + 2).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            // a tab as the columns it is drawn in (the terminal moved to
-            // its next tab stop, past the width the cut counted)
-            let l = l.replace('\t', "    ");
-            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_width(&l, room)));
+            let l = format!("{indent}{} {}", s.dim("│"), s.dim(&cut_row(l, room)));
             self.permanent_line(&l, out);
         }
         if lines.len() > PREVIEW_LINES {
@@ -851,8 +855,7 @@ impl Renderer {
         let prefix = format!("    {} ", s.dim(&format!("{label} ›")));
         let room = self.opts.width.saturating_sub(label.width() + 7).max(10);
         for l in lines.iter().take(PREVIEW_LINES) {
-            let l = l.replace('\t', "    ");
-            let line = format!("{prefix}{}", s.dim(&cut_width(&l, room)));
+            let line = format!("{prefix}{}", s.dim(&cut_row(l, room)));
             self.permanent_line(&line, out);
         }
         if lines.len() > PREVIEW_LINES {
@@ -883,7 +886,7 @@ impl Renderer {
             let room = self.opts.width.saturating_sub(6).max(10);
             let clean = Sanitizer::clean(summary);
             let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            let line = format!("    {} {}", s.dim("│"), s.dim(&cut_width(first, room)));
+            let line = format!("    {} {}", s.dim("│"), s.dim(&cut_row(first, room)));
             self.permanent_line(&line, out);
         }
     }

@@ -641,3 +641,28 @@ fn a_project_of_wide_characters_leaves_the_row_within_the_screen() {
         }
     }
 }
+
+/// The preview's answer lines have each tab drawn as 4 spaces: a model's
+/// code (Go, a Makefile) kept its tabs, which the terminal moved to its
+/// next tab stop past the width the cut counted, so the line wrapped and
+/// every redraw after it landed a row off (threats.md class 11).
+#[test]
+fn a_preview_with_tabs_fits_the_screen() {
+    let mut f = Finder::new(vec![row("a1234567", "go code", 10, true)]);
+    let code = format!(
+        "```go\nfunc main() {{\n\t\t\tfmt.Println(\"{}\")\n}}",
+        "x".repeat(200)
+    );
+    f.set_preview("a1234567", last_exchange(Some("write\tit"), Some(&code)));
+    for width in 30..=90 {
+        let lines = f.lines(Style::plain(), width, 3_600_000);
+        assert!(lines.iter().any(|l| l.contains("fmt.Print")), "{lines:?}");
+        for l in &lines {
+            assert!(!l.contains('\t'), "{width}: {l:?}");
+            assert!(
+                crate::cli::term::wrap::visible_width(l) <= width,
+                "{width}: {l:?}"
+            );
+        }
+    }
+}

@@ -1444,3 +1444,27 @@ fn the_bytes_written_are_linear_in_the_retries() {
         "20,000 retries wrote {twenty} bytes, 1,000 wrote {thousand}: {ratio:.2}×"
     );
 }
+
+/// A sub-agent's summary, the line under its end, has each tab drawn as
+/// 4 spaces, as a tool's output is: the tab went to the terminal, which
+/// moved to its next tab stop, past the width the cut counted, and the
+/// line wrapped on a narrow screen.
+#[test]
+fn an_agent_s_summary_with_tabs_fits_the_width() {
+    let mut r = renderer(false, false);
+    r.set_width(40);
+    let long = format!("a\tb\tc\td\te\tf {}", "word ".repeat(12));
+    let out = feed(
+        &mut r,
+        &[
+            json!({"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"task1","name":"Agent","input":{"description":"count files","prompt":"count"}}]}}),
+            json!({"type":"system","subtype":"task_started","task_id":"a1","tool_use_id":"task1","description":"count files"}),
+            json!({"type":"system","subtype":"task_notification","task_id":"a1","tool_use_id":"task1","status":"completed","summary":long}),
+        ],
+    );
+    assert!(out.contains("│ a    b"), "{out:?}");
+    assert!(!out.contains('\t'), "{out:?}");
+    for line in out.lines() {
+        assert!(line.width() <= 40, "{line:?}");
+    }
+}
