@@ -991,30 +991,32 @@ async fn a_query_can_be_interrupted_while_it_is_read() {
     assert!(q.client().is_none(), "the session is closed at the end");
 }
 
-/// A CLI that ends mid-turn while a process it started holds its stdout
-/// (a wrapper's `proxy &`, a crash that leaves a child behind): the turn
-/// ends with how the CLI ended, and the child goes with the CLI's group.
-/// The end of stdout was the only sign the CLI had ended, and it never
-/// came: the turn waited for ever.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_cli_that_ends_while_its_child_holds_stdout_ends_the_turn() {
+/// A CLI that answers the initialize request, starts a child that holds
+/// its stdout (600 s), reads the prompt and then runs `end` (a shell
+/// script's lines): the last thing the turn said (within 120 s, or the
+/// test fails: the turn hung), the child's pid, and the client and the
+/// CLI's folder, kept open by the test (the child must go as the CLI
+/// ends, not as the client is dropped).
+async fn turn_of_a_cli_whose_child_holds_stdout(
+    end: &str,
+) -> (
+    Option<claudio::Result<Message>>,
+    i32,
+    Client,
+    tempfile::TempDir,
+) {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("child.pid");
     let cli = dir.path().join("claude");
-    std::fs::write(
-        &cli,
-        r#"#!/bin/sh
+    let head = r#"#!/bin/sh
 read -r line
 id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
 printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
 sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec sleep 600' "$PIDFILE" &
 read -r line
-echo "fatal: the CLI crashed" >&2
-exit 3
-"#,
-    )
-    .unwrap();
+"#;
+    std::fs::write(&cli, format!("{head}{end}\n")).unwrap();
     std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
     let options = Options::default()
         .cli_path(&cli)
@@ -1026,6 +1028,21 @@ exit 3
     let last = last_of_turn(&client, Duration::from_secs(120))
         .await
         .unwrap_or_else(|| panic!("the turn hung after the CLI ended"));
+    (last, child, client, dir)
+}
+
+/// A CLI that ends mid-turn while a process it started holds its stdout
+/// (a wrapper's `proxy &`, a crash that leaves a child behind): the turn
+/// ends with how the CLI ended, and the child goes with the CLI's group.
+/// The end of stdout was the only sign the CLI had ended, and it never
+/// came: the turn waited for ever.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_while_its_child_holds_stdout_ends_the_turn() {
+    let (last, child, _client, _dir) = turn_of_a_cli_whose_child_holds_stdout(
+        r#"echo "fatal: the CLI crashed" >&2
+exit 3"#,
+    )
+    .await;
     match last {
         Some(Err(e @ Error::ProcessExited { .. })) => {
             assert!(e.to_string().contains("the CLI crashed"), "{e}");
@@ -1045,34 +1062,8 @@ exit 3
 /// and no result.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_last_line_without_its_newline_is_read_though_a_child_holds_stdout() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("child.pid");
-    let cli = dir.path().join("claude");
-    std::fs::write(
-        &cli,
-        r#"#!/bin/sh
-read -r line
-id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
-printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
-sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec sleep 600' "$PIDFILE" &
-read -r line
-printf '{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"the last words"}'
-exit 0
-"#,
-    )
-    .unwrap();
-    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let options = Options::default()
-        .cli_path(&cli)
-        .env("PIDFILE", pidfile.display().to_string())
-        .init_timeout(Duration::from_secs(60));
-    let client = Client::connect(options).await.unwrap();
-    client.send("hi").await.unwrap();
-    let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
-    let last = last_of_turn(&client, Duration::from_secs(120))
-        .await
-        .unwrap_or_else(|| panic!("the turn hung after the CLI ended"));
+    let (last, child, _client, _dir) = turn_of_a_cli_whose_child_holds_stdout(r#"printf '{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"the last words"}'
+exit 0"#).await;
     match last {
         Some(Ok(Message::Result(r))) => {
             assert_eq!(r.result.as_deref(), Some("the last words"), "{r:?}")

@@ -24,6 +24,17 @@ fn bye(mut t: Term) {
     assert_eq!(t.wait(20).code(), Some(0), "Ctrl-D did not end the chat");
 }
 
+/// Whether the screen says the folder was trusted; never that its
+/// settings were left out.
+fn trusted(rows: &[String]) -> bool {
+    assert!(
+        !rows.iter().any(|r| r.contains("not loaded")),
+        "{}",
+        rows.join("\n")
+    );
+    rows.iter().any(|r| r.trim() == "trusted")
+}
+
 /// A folder with a project hook, in `parent`.
 fn project(parent: &Path, name: &str) -> PathBuf {
     let dir = parent.join(name);
@@ -204,38 +215,11 @@ fn the_trust_answer_is_edited_with_the_prompt_s_keys() {
     t.wait_for("y trust it");
     // "yn", Left, Delete: "y"
     t.send(b"yn\x1b[D\x1b[3~");
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let rows = t.rows();
-        if rows.iter().any(|r| r.ends_with("start without them › y")) {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < until,
-            "the answer is not \"y\":\n{}",
-            rows.join("\n")
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    t.wait_rows("the answer is not \"y\"", |rows| {
+        rows.iter().any(|r| r.ends_with("start without them › y"))
+    });
     t.send(b"\r");
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let rows = t.rows();
-        if rows.iter().any(|r| r.trim() == "trusted") {
-            break;
-        }
-        assert!(
-            !rows.iter().any(|r| r.contains("not loaded")),
-            "{}",
-            rows.join("\n")
-        );
-        assert!(
-            std::time::Instant::now() < until,
-            "never answered:\n{}",
-            rows.join("\n")
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    t.wait_rows("never answered", trusted);
     bye(t);
     let now: Value =
         serde_json::from_str(&std::fs::read_to_string(home.join(".claude.json")).unwrap()).unwrap();
@@ -313,26 +297,9 @@ fn a_prompt_typed_at_the_trust_question_asks_again_and_waits_on_the_prompt_line(
     t.wait_for("that is not y or n");
     t.wait_for_n("y trust it", 2);
     t.line("y");
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let rows = t.rows();
-        assert!(
-            !rows.iter().any(|r| r.contains("not loaded")),
-            "{}",
-            rows.join("\n")
-        );
-        if rows.iter().any(|r| r.trim() == "trusted")
-            && rows.iter().any(|r| r.starts_with("› fix the bug"))
-        {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < until,
-            "the prompt line does not hold what was typed:\n{}",
-            rows.join("\n")
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    t.wait_rows("the prompt line does not hold what was typed", |rows| {
+        trusted(rows) && rows.iter().any(|r| r.starts_with("› fix the bug"))
+    });
     assert!(fake.user_lines().is_empty(), "sent before Enter");
     t.send(b"\r");
     t.wait_for("fixed it");

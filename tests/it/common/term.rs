@@ -223,6 +223,21 @@ impl Term {
         }
     }
 
+    /// Wait until `done` holds of the screen's rows (`done` may assert
+    /// what must never show on the way); `what` and the screen are the
+    /// failure's message.
+    pub fn wait_rows(&self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let rows = self.rows();
+            if done(&rows) {
+                return rows;
+            }
+            assert!(Instant::now() < until, "{what}:\n{}", rows.join("\n"));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn wait_for(&self, needle: &str) -> String {
         self.wait_for_n(needle, 1)
     }
