@@ -23,10 +23,7 @@ fn a_ctrl_c_after_a_bang_or_slash_command_since_the_interrupt_does_not_quit() {
     for between in ["!echo between-$((6*7))", "/help"] {
         let fake = Fake::after_init(vec![interrupted_turn("long task", "working on it")]);
         let mut t = chat(&fake);
-        t.wait_for("Ctrl-D exits");
-        t.line("long task");
-        t.wait_for("working on it");
-        t.ctrl_c();
+        t.interrupt_a_turn("long task", "working on it");
         t.wait_for("⏹ interrupted");
         t.wait_prompt();
         t.line(between);

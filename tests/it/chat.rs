@@ -178,10 +178,7 @@ fn ctrl_c_interrupts_and_the_next_prompt_works() {
         turn("and now?", "still here"),
     ]);
     let mut t = chat(&fake);
-    t.wait_for("Ctrl-D exits");
-    t.line("long task");
-    t.wait_for("working on it");
-    t.ctrl_c();
+    t.interrupt_a_turn("long task", "working on it");
     t.wait_for("interrupting");
     t.wait_for("1 API call");
     t.wait_prompt();
@@ -300,10 +297,7 @@ fn a_crashed_cli_is_reported_and_the_chat_goes_on() {
 fn a_second_ctrl_c_just_after_the_interrupted_turn_ended_quits() {
     let fake = Fake::after_init(vec![interrupted_turn("long task", "working on it")]);
     let mut t = chat(&fake);
-    t.wait_for("Ctrl-D exits");
-    t.line("long task");
-    t.wait_for("working on it");
-    t.ctrl_c();
+    t.interrupt_a_turn("long task", "working on it");
     t.wait_for("⏹ interrupted");
     t.wait_prompt();
     t.ctrl_c();
@@ -2336,10 +2330,7 @@ fn ctrl_c_in_a_turn_then_ctrl_c_at_the_prompt_clears_the_line_only() {
         turn("and now?", "still here"),
     ]);
     let mut t = chat(&fake);
-    t.wait_for("Ctrl-D exits");
-    t.line("long task");
-    t.wait_for("working on it");
-    t.ctrl_c();
+    t.interrupt_a_turn("long task", "working on it");
     t.wait_for("interrupting");
     t.wait_for("1 API call");
     t.wait_prompt();

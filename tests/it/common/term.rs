@@ -259,6 +259,17 @@ impl Term {
         self.send(b"\n");
     }
 
+    /// At the chat's start, `prompt` sent, its answer begun (`said`
+    /// shown) and Ctrl-C pressed: the turn of
+    /// [`interrupted_turn`](super::interrupted_turn)`(prompt, said)`
+    /// being interrupted.
+    pub fn interrupt_a_turn(&mut self, prompt: &str, said: &str) {
+        self.wait_for("Ctrl-D exits");
+        self.line(prompt);
+        self.wait_for(said);
+        self.ctrl_c();
+    }
+
     pub fn ctrl_c(&mut self) {
         // through the line discipline: SIGINT when not raw, a key when raw
         self.send(b"\x03");
