@@ -2,16 +2,8 @@
 //! after an interrupted turn, the end of a CLI's stdout once it exited):
 //! each test is one repro.
 
-use crate::common::term::Term;
+use crate::chat::chat;
 use crate::common::*;
-
-fn chat(fake: &Fake) -> Term {
-    let mut c = claudio(fake);
-    let home = fake.record.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    c.env("XDG_DATA_HOME", &home).env("HOME", &home);
-    Term::spawn(c)
-}
 
 /// A Ctrl-C at the prompt after a `!` command or a slash command typed
 /// since the interrupt is no second press of the interrupt's: it clears

@@ -7,7 +7,7 @@ use common::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-fn chat(fake: &Fake) -> Term {
+pub(crate) fn chat(fake: &Fake) -> Term {
     let mut c = claudio(fake);
     let home = fake.record.path().join("home");
     std::fs::create_dir_all(&home).unwrap();

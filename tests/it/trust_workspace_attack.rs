@@ -35,6 +35,14 @@ fn trusted(rows: &[String]) -> bool {
     rows.iter().any(|r| r.trim() == "trusted")
 }
 
+/// The fake's folder (its real path) and a home folder made in it.
+fn base_and_home(fake: &Fake) -> (PathBuf, PathBuf) {
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    (base, home)
+}
+
 /// A folder with a project hook, in `parent`.
 fn project(parent: &Path, name: &str) -> PathBuf {
     let dir = parent.join(name);
@@ -97,9 +105,7 @@ fn trusting_a_folder_in_a_home_kept_in_git_does_not_trust_the_whole_home() {
 #[test]
 fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
     let fake = Fake::after_init(vec![]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     let repo = base.join("work/big-repo");
     std::fs::create_dir_all(repo.join(".git")).unwrap();
     std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
@@ -133,9 +139,7 @@ fn the_question_in_a_repository_s_subfolder_names_the_repository_trusted() {
 #[test]
 fn the_question_is_wrapped_to_the_terminal_s_width() {
     let fake = Fake::after_init(vec![]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     // a folder with no project settings: "... it has none today." (91)
     let dir = base.join("plain");
     std::fs::create_dir_all(&dir).unwrap();
@@ -173,9 +177,7 @@ fn the_question_is_wrapped_to_the_terminal_s_width() {
 #[test]
 fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
     let fake = Fake::after_init(vec![]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     let dir = project(&base, "work");
 
     let mut t = chat_in(&fake, &home, &dir);
@@ -206,9 +208,7 @@ fn ctrl_d_at_the_question_is_no_and_ctrl_c_ends_the_chat() {
 #[test]
 fn the_trust_answer_is_edited_with_the_prompt_s_keys() {
     let fake = Fake::after_init(vec![]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     let dir = project(&base, "work");
 
     let mut t = chat_in(&fake, &home, &dir);
@@ -252,9 +252,7 @@ fn the_trust_answer_is_edited_with_the_prompt_s_keys() {
 #[test]
 fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
     let fake = Fake::after_init(vec![turn("ok", "fine")]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     let dir = project(&base, "work");
     let mut c = claudio(&fake);
     c.env("XDG_DATA_HOME", &home)
@@ -286,9 +284,7 @@ fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
 #[test]
 fn a_prompt_typed_at_the_trust_question_asks_again_and_waits_on_the_prompt_line() {
     let fake = Fake::after_init(vec![turn("fix the bug", "fixed it")]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let (base, home) = base_and_home(&fake);
     let dir = project(&base, "work");
 
     let mut t = chat_in(&fake, &home, &dir);

@@ -496,33 +496,7 @@ fn a_file_cut_at_a_frames_end_is_never_summarised_nor_counted_short() {
 /// prompt, as the live one's and the full read's, not the tail's first.
 #[test]
 fn an_archived_session_s_title_is_its_first_prompt_past_the_head() {
-    let user = |content: &str| {
-        json!({"type": "user", "sessionId": ID, "cwd": "/w",
-            "message": {"role": "user", "content": content}})
-        .to_string()
-    };
-    let blob = |n: usize| {
-        json!({"type": "api-request-blob", "sessionId": ID,
-            "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
-        .to_string()
-    };
-    let text = [
-        user("<bash-input>ls</bash-input>"),
-        user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"),
-        blob(100_000),
-        user("what did it print"),
-        blob(150_000),
-        user("later"),
-        json!({"type": "last-prompt", "lastPrompt": "later"}).to_string(),
-    ]
-    .join("\n")
-        + "\n";
-    let (_d, path, packed) = archived(&text);
-    let live = crate::store::info::session_info(&path, ID).unwrap();
-    assert_eq!(live.title, "what did it print");
-    let kept = crate::store::info::session_info(&packed, ID).unwrap();
-    assert!(kept.from_archive);
-    assert_eq!(kept.title, "what did it print");
+    titled_by_its_first_prompt_past(100_000);
 }
 
 /// An archived transcript whose first prompt lies past 16 MiB, where the
@@ -530,6 +504,13 @@ fn an_archived_session_s_title_is_its_first_prompt_past_the_head() {
 /// live one's, not the tail's first (`later`).
 #[test]
 fn an_archived_session_s_first_prompt_past_16_mib_is_its_title() {
+    titled_by_its_first_prompt_past(17 << 20);
+}
+
+/// A session begun with a `!` command, `gap` bytes of a request's copies
+/// of the system prompt before its first prompt, then another: live and
+/// archived, its title is the first prompt (not the tail's, `later`).
+fn titled_by_its_first_prompt_past(gap: usize) {
     let user = |content: &str| {
         json!({"type": "user", "sessionId": ID, "cwd": "/w",
             "message": {"role": "user", "content": content}})
@@ -543,7 +524,7 @@ fn an_archived_session_s_first_prompt_past_16_mib_is_its_title() {
     let text = [
         user("<bash-input>ls</bash-input>"),
         user("<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>"),
-        blob(17 << 20),
+        blob(gap),
         user("what did it print"),
         blob(150_000),
         user("later"),
