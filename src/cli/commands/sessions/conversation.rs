@@ -1,17 +1,19 @@
 //! A conversation as text for the terminal: who speaks and when, prompts,
 //! answers, thinking (dimmed), each tool call on one line with the first
-//! lines of its result. Transcript text is made inert on the way.
+//! lines of its result under it. Transcript text is made inert on the way.
+//! On a terminal, lines are broken at spaces to its width, each keeping its
+//! indent, and a result's lines are cut at it.
 
 use crate::cli::sanitize::Sanitizer;
 use crate::cli::term::style::Style;
-use crate::cli::term::text::first_line;
 use crate::cli::term::text::flat;
 use crate::cli::term::text::more_lines;
 use crate::cli::term::time::local_time;
 use crate::cli::turn::summary::tool_summary;
 use claudio::protocol::{ContentBlock, MessageContent, ToolResultBlock};
-use claudio::store::{Entry, NoteKind, Said, SessionInfo};
+use claudio::store::{Entry, NoteKind, Said, SessionInfo, Step};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// Lines of a tool result shown, and the columns of each.
 const RESULT_LINES: usize = 4;
@@ -52,18 +54,15 @@ pub(super) fn head(id: &str, info: Option<&SessionInfo>, st: Style) -> String {
 }
 
 /// The entries, oldest first: each turn under a line naming who speaks and
-/// when (with the date when it is a new day).
-pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
-    let mut w = Writer {
-        out: String::new(),
-        st,
-        speaker: None,
-        day: String::new(),
-    };
-    for s in claudio::store::steps(entries) {
-        if (chain == Chain::Main && s.sidechain) || s.team {
+/// when (with the date when it is a new day). `width`: a terminal's, to
+/// break lines at; none off a terminal.
+pub(super) fn body(entries: &[Entry], chain: Chain, st: Style, width: Option<usize>) -> String {
+    let mut w = Writer::new(entries, chain, st, width);
+    for (at, s) in claudio::store::steps(entries).enumerate() {
+        if skipped(&s, chain) {
             continue;
         }
+        w.at = at;
         let ts = s.timestamp;
         match &s.said {
             // `!` commands, as the chat showed them, then the prompt sent
@@ -107,7 +106,7 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
                         }
                         ContentBlock::ToolUse(t) => {
                             w.speaker(Speaker::Claude, ts);
-                            w.tool_use(&t.name, &t.input);
+                            w.tool_use(&t.name, &t.input, &t.id);
                         }
                         _ => {}
                     }
@@ -124,6 +123,49 @@ pub(super) fn body(entries: &[Entry], chain: Chain, st: Style) -> String {
     w.out
 }
 
+/// Whether a step is left out of `chain`'s drawing: a side chain's in the
+/// session's own, a team member's in any.
+fn skipped(s: &Step<'_>, chain: Chain) -> bool {
+    (chain == Chain::Main && s.sidechain) || s.team
+}
+
+/// The tool results drawn, each by the id of the call it answers (the
+/// first for an id), with the index of the entry that holds it. The CLI
+/// writes a turn's calls before their results, so a result drawn where it
+/// stands sat under the last call, not its own.
+fn results_by_call(entries: &[Entry], chain: Chain) -> HashMap<String, (usize, ToolResultBlock)> {
+    let mut found = HashMap::new();
+    for (at, s) in claudio::store::steps(entries).enumerate() {
+        if skipped(&s, chain) {
+            continue;
+        }
+        let content = match &s.said {
+            Said::You { shell, .. } if !shell.is_empty() => continue,
+            Said::Note {
+                kind: NoteKind::Meta,
+                ..
+            } => continue,
+            Said::You { content, .. }
+            | Said::Note {
+                content: Some(content),
+                ..
+            }
+            | Said::Results(content) => content,
+            _ => continue,
+        };
+        if let MessageContent::Blocks(blocks) = content {
+            for b in blocks {
+                if let ContentBlock::ToolResult(r) = b {
+                    found
+                        .entry(r.tool_use_id.clone())
+                        .or_insert_with(|| (at, (**r).clone()));
+                }
+            }
+        }
+    }
+    found
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Speaker {
     You,
@@ -136,9 +178,48 @@ struct Writer {
     st: Style,
     speaker: Option<Speaker>,
     day: String,
+    /// The terminal's width, when drawn for one.
+    width: Option<usize>,
+    /// The index of the entry being drawn.
+    at: usize,
+    /// The results not drawn yet, by their call's id ([`results_by_call`]).
+    results: HashMap<String, (usize, ToolResultBlock)>,
+    /// The calls whose result was drawn under them: it is not drawn again
+    /// where it stands.
+    drawn: HashSet<String>,
 }
 
 impl Writer {
+    fn new(entries: &[Entry], chain: Chain, st: Style, width: Option<usize>) -> Writer {
+        Writer {
+            out: String::new(),
+            st,
+            speaker: None,
+            day: String::new(),
+            width,
+            at: 0,
+            results: results_by_call(entries, chain),
+            drawn: HashSet::new(),
+        }
+    }
+
+    /// A line of text, broken at spaces to the terminal's width (each row
+    /// keeping the line's indent, later rows after `rest` too).
+    fn line(&mut self, line: &str, rest: &str) {
+        match self.width {
+            Some(w) => {
+                for row in crate::cli::term::wrap::wrap(line, w, "", rest) {
+                    self.out.push_str(&row);
+                    self.out.push('\n');
+                }
+            }
+            None => {
+                self.out.push_str(line);
+                self.out.push('\n');
+            }
+        }
+    }
+
     /// A line naming the speaker and the time, unless they are still speaking.
     fn speaker(&mut self, who: Speaker, ts: Option<&str>) {
         if self.speaker == Some(who) {
@@ -162,12 +243,12 @@ impl Writer {
             Speaker::You => st.bold(&st.green("you")),
             Speaker::Claude => st.bold(&st.cyan("claude")),
         };
-        self.out.push('\n');
-        self.out.push_str(&name);
+        let mut line = name;
         if !when.is_empty() {
-            self.out.push_str(&st.dim(&format!(" · {when}")));
+            line.push_str(&st.dim(&format!(" · {when}")));
         }
         self.out.push('\n');
+        self.line(&line, "");
     }
 
     /// A user message's content: its text, tool results, and what was
@@ -209,8 +290,7 @@ impl Writer {
     /// Text, made inert, line by line.
     fn text(&mut self, text: &str) {
         for line in Sanitizer::clean(text.trim_end()).lines() {
-            self.out.push_str(line);
-            self.out.push('\n');
+            self.line(line, "");
         }
     }
 
@@ -218,15 +298,14 @@ impl Writer {
     fn shell(&mut self, run: &claudio::store::ShellRun) {
         if let Some(cmd) = &run.command {
             for (i, line) in Sanitizer::clean(cmd).lines().enumerate() {
-                self.out.push_str(if i == 0 { "!" } else { " " });
-                self.out.push_str(line);
-                self.out.push('\n');
+                let mark = if i == 0 { "!" } else { " " };
+                self.line(&format!("{mark}{line}"), " ");
             }
         }
         let printed = Sanitizer::clean(&format!("{}{}", run.stdout, run.stderr));
         for line in printed.trim_end().lines() {
-            self.out.push_str(&self.st.dim(&format!("│ {line}")));
-            self.out.push('\n');
+            let row = self.st.dim(&format!("│ {line}"));
+            self.line(&row, "│ ");
         }
     }
 
@@ -234,8 +313,8 @@ impl Writer {
     fn thinking(&mut self, text: &str) {
         for (i, line) in Sanitizer::clean(text.trim_end()).lines().enumerate() {
             let mark = if i == 0 { "✻ " } else { "  " };
-            self.out.push_str(&self.st.dim(&format!("{mark}{line}")));
-            self.out.push('\n');
+            let row = self.st.dim(&format!("{mark}{line}"));
+            self.line(&row, "  ");
         }
     }
 
@@ -245,40 +324,58 @@ impl Writer {
         self.out.push('\n');
     }
 
-    /// A tool call: its name and the gist of its input.
-    fn tool_use(&mut self, name: &str, input: &Value) {
+    /// A tool call: its name and the gist of its input; then its result,
+    /// when a later entry holds it.
+    fn tool_use(&mut self, name: &str, input: &Value, id: &str) {
         let st = self.st;
-        self.out.push_str(&format!(
-            "  {} {} {}\n",
+        let row = format!(
+            "  {} {} {}",
             st.dim("⏺"),
             st.bold(&flat(name)),
             flat(&tool_summary(name, input))
-        ));
+        );
+        self.line(&row, "    ");
+        let later = self.results.get(id).is_some_and(|(at, _)| *at > self.at);
+        if let Some((_, r)) = later.then(|| self.results.remove(id)).flatten() {
+            self.draw_result(&r);
+            self.drawn.insert(id.to_owned());
+        }
     }
 
-    /// A tool result: its first lines, cut, red when it is an error.
+    /// A tool result where it stands, unless it was drawn under its call.
     fn result(&mut self, r: &ToolResultBlock) {
+        if !self.drawn.remove(&r.tool_use_id) {
+            self.draw_result(r);
+        }
+    }
+
+    /// A tool result: its first lines, each kept as indented and cut (at
+    /// the terminal's width on one), red when it is an error.
+    fn draw_result(&mut self, r: &ToolResultBlock) {
         let st = self.st;
         let clean = Sanitizer::clean(&result_text(r));
         let lines: Vec<&str> = clean.lines().collect();
         let paint = |s: &str| if r.is_error() { st.red(s) } else { st.dim(s) };
+        let mut rows = Vec::new();
         if lines.is_empty() {
-            self.out
-                .push_str(&format!("    {}\n", paint("⎿ (no output)")));
-            return;
+            rows.push(format!("    {}", paint("⎿ (no output)")));
         }
         for (i, line) in lines.iter().take(RESULT_LINES).enumerate() {
             let mark = if i == 0 { "⎿ " } else { "  " };
-            self.out.push_str(&format!(
-                "    {}\n",
-                paint(&format!("{mark}{}", first_line(line, RESULT_WIDTH)))
-            ));
+            rows.push(format!("    {}", paint(&format!("{mark}{}", cut(line)))));
         }
         if lines.len() > RESULT_LINES {
-            self.out.push_str(&format!(
-                "    {}\n",
+            rows.push(format!(
+                "    {}",
                 st.dim(&format!("  {}", more_lines(lines.len() - RESULT_LINES)))
             ));
+        }
+        for row in rows {
+            match self.width {
+                Some(w) => self.out.push_str(&crate::cli::term::wrap::fit_row(&row, w)),
+                None => self.out.push_str(&row),
+            }
+            self.out.push('\n');
         }
     }
 
@@ -297,6 +394,21 @@ impl Writer {
         self.out.push_str(&format!("\n{line}\n"));
         self.speaker = None;
     }
+}
+
+/// A result's line as shown: its indent kept, its end trimmed, tabs as
+/// spaces, at most [`RESULT_WIDTH`] characters (`…` when more).
+fn cut(line: &str) -> String {
+    let line = line.trim_end();
+    let mut out: String = line
+        .chars()
+        .take(RESULT_WIDTH)
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    if line.chars().count() > RESULT_WIDTH {
+        out.push('…');
+    }
+    out
 }
 
 /// Whether a user message's text is the CLI's note that the person
@@ -346,13 +458,9 @@ mod tests {
     /// The body as it was before the store's typed walk, kept as the
     /// oracle.
     fn old_body(entries: &[Entry], chain: Chain, st: Style) -> String {
-        let mut w = Writer {
-            out: String::new(),
-            st,
-            speaker: None,
-            day: String::new(),
-        };
-        for e in entries {
+        let mut w = Writer::new(entries, chain, st, None);
+        for (at, e) in entries.iter().enumerate() {
+            w.at = at;
             let v = &e.value;
             let side = chain == Chain::Main && v.get("isSidechain") == Some(&Value::Bool(true));
             if side || matches!(v.get("teamName"), Some(Value::String(s)) if !s.is_empty()) {
@@ -413,7 +521,7 @@ mod tests {
                             }
                             ContentBlock::ToolUse(t) => {
                                 w.speaker(Speaker::Claude, ts);
-                                w.tool_use(&t.name, &t.input);
+                                w.tool_use(&t.name, &t.input, &t.id);
                             }
                             _ => {}
                         }
@@ -457,7 +565,7 @@ mod tests {
                 Style::plain(),
                 Style::decide(crate::cli::args::ColorChoice::Always, false),
             ] {
-                let new = body(&conv.entries, Chain::Main, st);
+                let new = body(&conv.entries, Chain::Main, st, None);
                 assert_eq!(
                     new,
                     old_body(&conv.entries, Chain::Main, st),
@@ -465,7 +573,7 @@ mod tests {
                     f.display()
                 );
                 drawn += new.lines().count();
-                let new = body(&lines, Chain::SubAgent, st);
+                let new = body(&lines, Chain::SubAgent, st, None);
                 assert_eq!(
                     new,
                     old_body(&lines, Chain::SubAgent, st),
@@ -496,7 +604,7 @@ mod tests {
         .map(|v| Entry::parse(&v.to_string()).unwrap())
         .collect();
         for chain in [Chain::Main, Chain::SubAgent] {
-            let new = body(&e, chain, Style::plain());
+            let new = body(&e, chain, Style::plain(), None);
             assert_eq!(new, old_body(&e, chain, Style::plain()));
             assert!(new.contains("[document]") && new.contains("next"), "{new}");
             assert!(!new.contains("[Request interrupted"), "{new}");
@@ -518,7 +626,7 @@ mod tests {
         .iter()
         .map(|l| Entry::parse(l).unwrap())
         .collect();
-        let out = body(&e, Chain::Main, Style::plain());
+        let out = body(&e, Chain::Main, Style::plain(), None);
         assert!(!out.contains("task-notification"), "{out}");
         assert!(!out.contains("status"), "{out}");
         assert_eq!(
@@ -549,7 +657,7 @@ They passed.
         .iter()
         .map(|l| Entry::parse(l).unwrap())
         .collect();
-        let out = body(&e, Chain::Main, Style::plain());
+        let out = body(&e, Chain::Main, Style::plain(), None);
         assert!(!out.contains("<bash"), "{out}");
         assert!(out.contains("!ls\n│ a.txt\nwhy a.txt?\n"), "{out}");
         assert!(out.contains("!pwd\n│ /w\n"), "{out}");
@@ -573,7 +681,7 @@ They passed.
         .iter()
         .map(|l| Entry::parse(l).unwrap())
         .collect();
-        let out = body(&e, Chain::Main, Style::plain());
+        let out = body(&e, Chain::Main, Style::plain(), None);
         assert!(!out.contains("[Request interrupted"), "{out}");
         assert_eq!(out.matches("  ⏹ interrupted\n").count(), 2, "{out}");
         // each prompt after an interruption is under its own "you" line
@@ -591,5 +699,108 @@ They passed.
         // the tool's refusal stays under the call it answered
         let refused = out.find("⎿ The user doesn't want").unwrap();
         assert!(refused < out.find("⏹ interrupted").unwrap(), "{out}");
+    }
+
+    fn entries(lines: &[&str]) -> Vec<Entry> {
+        lines.iter().map(|l| Entry::parse(l).unwrap()).collect()
+    }
+
+    /// Calls made together are written before their results: each result
+    /// is drawn under its own call (the first call's sat under the last
+    /// call), once; a result whose call is not drawn stays where it is.
+    #[test]
+    fn each_result_is_under_its_own_call() {
+        let e = entries(&[
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t0","content":"early"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"make"}},{"type":"tool_use","id":"t0","name":"Bash","input":{"command":"late"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"def f():"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"Exit code 2"},{"type":"tool_result","tool_use_id":"t9","content":"orphan"}]}}"#,
+            r#"{"type":"user","isSidechain":true,"message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":"side"}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"ls"}}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}"#,
+        ]);
+        let out = body(&e, Chain::Main, Style::plain(), None);
+        let want = "    ⎿ early
+
+claude
+  ⏺ Read a.py
+    ⎿ def f():
+  ⏺ Bash make
+    ⎿ Exit code 2
+  ⏺ Bash late
+    ⎿ orphan
+  ⏺ Bash ls
+Done.
+";
+        assert_eq!(out, want);
+    }
+
+    /// A result's lines keep their indent (a traceback's lines were drawn
+    /// flush), tabs as spaces, their ends trimmed.
+    #[test]
+    fn a_result_keeps_its_lines_indent() {
+        let e = entries(&[
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"python3 t.py"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Traceback (most recent call last):\n  File \"t.py\", line 2  \n    assert f()\n1\tx"}]}}"#,
+        ]);
+        let out = body(&e, Chain::Main, Style::plain(), None);
+        assert!(
+            out.ends_with(
+                "    ⎿ Traceback (most recent call last):\n        File \"t.py\", line 2\n          assert f()\n      1 x\n"
+            ),
+            "{out}"
+        );
+    }
+
+    /// On a terminal every row fits its width, in colour or not: text is
+    /// broken at spaces with its indent (a list item's under its text),
+    /// nothing of it lost; a result's line is cut with `…`.
+    #[test]
+    fn on_a_terminal_every_row_fits_and_text_is_broken_at_spaces() {
+        use crate::cli::term::wrap::{strip_sgr, visible_width};
+        let long = "word ".repeat(40);
+        let text = format!("{long}\n1. {long}\n");
+        let e = entries(&[
+            &serde_json::json!({"type":"user","timestamp":"2020-01-02T10:00:00.000Z","message":{"content":text}}).to_string(),
+            &serde_json::json!({"type":"assistant","message":{"content":[{"type":"thinking","thinking":long},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":long}}]}}).to_string(),
+            &serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":format!("  {long}\n\tx")}]}}).to_string(),
+            &serde_json::json!({"type":"assistant","message":{"content":[{"type":"text","text":format!("- {long}")}]}}).to_string(),
+        ]);
+        for st in [
+            Style::plain(),
+            Style::decide(crate::cli::args::ColorChoice::Always, false),
+        ] {
+            for width in [20, 33, 40, 80, 119] {
+                let out = body(&e, Chain::Main, st, Some(width));
+                for row in out.lines() {
+                    assert!(visible_width(row) <= width, "{width}: {row:?}\n{out}");
+                }
+                let plain = strip_sgr(&out);
+                // every word of the prompt is there, none broken
+                let said = plain.split("\nclaude").next().unwrap().lines();
+                let said =
+                    said.filter(|l| l.trim_start().starts_with("word") || l.starts_with("1. "));
+                let words: Vec<&str> = said.flat_map(str::split_whitespace).collect();
+                assert_eq!(
+                    words.iter().filter(|w| **w == "word").count(),
+                    80,
+                    "{plain}"
+                );
+                assert!(words.iter().all(|w| ["word", "1."].contains(w)), "{plain}");
+                // a list item's later rows start under its text
+                let item = plain.lines().position(|l| l.starts_with("1. ")).unwrap();
+                assert!(
+                    plain.lines().nth(item + 1).unwrap().starts_with("   word"),
+                    "{plain}"
+                );
+                // the result's first line: one row, cut, its indent kept
+                let first = plain.lines().find(|l| l.contains("⎿")).unwrap();
+                assert!(
+                    first.starts_with("    ⎿   word") && first.ends_with('…'),
+                    "{first:?}"
+                );
+            }
+        }
     }
 }

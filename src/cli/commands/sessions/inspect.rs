@@ -75,8 +75,12 @@ pub(super) fn inspect(
             None
         }
     };
+    // on a terminal, lines broken at its width (less, when it pages, is
+    // given them so); `--grep`'s lines stay whole, so that a match is not
+    // broken across rows
+    let width = io.size.filter(|_| grep.is_none()).map(|(w, _)| w);
     let mut text = conversation::head(&file.id, info.as_ref(), st);
-    text.push_str(&conversation::body(&conv.entries, Chain::Main, st));
+    text.push_str(&conversation::body(&conv.entries, Chain::Main, st, width));
     if a.subagents && agents.is_empty() {
         text.push_str(&st.dim("(no sub-agents)\n"));
     }
@@ -93,7 +97,7 @@ pub(super) fn inspect(
         text.push_str(&st.bold(&head));
         text.push('\n');
         let entries = store.subagent_messages(&file.id, &agent.agent_id)?;
-        text.push_str(&conversation::body(&entries, Chain::SubAgent, st));
+        text.push_str(&conversation::body(&entries, Chain::SubAgent, st, width));
     }
     // what the session used, its sub-agents included, under its header line
     match claudio::store::session_usage(&file.path) {
@@ -105,6 +109,14 @@ pub(super) fn inspect(
         }
         Ok(_) => {}
         Err(e) => io.warn(&format!("usage not shown: {:#}", anyhow::Error::new(e))),
+    }
+    if let Some(w) = width {
+        // the head's lines, and the usage line under them (the body's are
+        // broken already: breaking them again changes nothing)
+        text = text
+            .lines()
+            .map(|l| crate::cli::term::wrap::wrapped(l, w, "", ""))
+            .collect();
     }
     if let Some(grep) = grep {
         let (marked, hits, mut found) = grep_marks(&text, &grep, st);
