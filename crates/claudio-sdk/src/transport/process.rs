@@ -94,6 +94,11 @@ pub(crate) struct Supervisor {
     stderr_tail: StderrTail,
     /// True once stderr reached its end (everything the CLI wrote is in the tail).
     stderr_done: watch::Receiver<bool>,
+    /// The CLI's stdin and stdout pipes as `/proc/PID/fd` names them, and
+    /// the process of its group last seen holding both
+    /// ([`Supervisor::cli_may_run`]).
+    pipes: Option<(String, String)>,
+    holder: Mutex<Option<i32>>,
 }
 
 /// The CLI's process while its group is ours to signal.
@@ -155,6 +160,47 @@ fn exit_unreaped(pid: i32) -> Option<ExitInfo> {
             Err(_) => return None,
         }
     }
+}
+
+/// A process of group `group` (not a zombie) holding both pipes `stdin`
+/// and `stdout` (as `/proc/PID/fd` names them: `pipe:[INODE]`); `None`
+/// when there is none, or no `/proc`.
+fn find_holder(group: i32, stdin: &str, stdout: &str) -> Option<i32> {
+    let procs = std::fs::read_dir("/proc").ok()?;
+    procs
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .find(|&pid| holds_the_session(pid, group, stdin, stdout))
+}
+
+/// Whether the process `pid` runs (not a zombie) in group `group` and
+/// holds both pipes.
+fn holds_the_session(pid: i32, group: i32, stdin: &str, stdout: &str) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // after the name (which may hold anything): state, ppid, pgrp
+    let mut fields = stat
+        .rsplit_once(')')
+        .map_or("", |(_, r)| r)
+        .split_whitespace();
+    let (state, pgrp) = (fields.next(), fields.nth(1));
+    if pgrp != Some(&*group.to_string()) || matches!(state, None | Some("Z" | "X")) {
+        return false;
+    }
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    let (mut has_in, mut has_out) = (false, false);
+    for fd in fds.flatten() {
+        if let Ok(to) = std::fs::read_link(fd.path()) {
+            has_in |= to.as_os_str() == stdin;
+            has_out |= to.as_os_str() == stdout;
+            if has_in && has_out {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 struct SpawnJob {
@@ -317,6 +363,14 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         (Some(i), Some(o), Some(e)) => (i, o, e),
         _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
     };
+    // as `/proc/PID/fd` names them
+    let pipes = match (rustix::fs::fstat(&stdin), rustix::fs::fstat(&stdout)) {
+        (Ok(i), Ok(o)) => Some((
+            format!("pipe:[{}]", i.st_ino),
+            format!("pipe:[{}]", o.st_ino),
+        )),
+        _ => None,
+    };
     let stderr_tail = StderrTail::default();
     let (done_tx, stderr_done) = watch::channel(false);
     tokio::spawn(stderr::drain(
@@ -386,6 +440,8 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
             status,
             stderr_tail,
             stderr_done,
+            pipes,
+            holder: Mutex::new(None),
         },
     })
 }
@@ -479,6 +535,33 @@ impl Supervisor {
         }
     }
 
+    /// Whether a process of the CLI's group still runs that holds both the
+    /// CLI's stdin (to read) and its stdout (to write): one that can still
+    /// be the CLI, as the real CLI is once a launcher that started it (a
+    /// wrapper script that runs it in the background) has exited. What the CLI left behind that
+    /// holds its stdout alone (a `cmd &`, whose stdin a shell makes
+    /// `/dev/null`) cannot read a request, and is not one. False once the
+    /// CLI is reaped (its group's id no longer ours to look up), and off
+    /// Linux (no `/proc` to look in).
+    pub(crate) fn cli_may_run(&self) -> bool {
+        let Some((stdin, stdout)) = &self.pipes else {
+            return false;
+        };
+        // the zombie keeps the group's id ours while the lock is held
+        let h = lock_held(&self.held);
+        if h.child.is_none() {
+            return false;
+        }
+        let mut last = self.holder.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pid) = *last {
+            if holds_the_session(pid, self.pid, stdin, stdout) {
+                return true;
+            }
+        }
+        *last = find_holder(self.pid, stdin, stdout);
+        last.is_some()
+    }
+
     /// Wait, at most `d`, until everything the CLI wrote on stderr has been
     /// read: its last words (the real reason it failed) come just before it
     /// exits, and are read by another task. A pipe that stays open (a
@@ -563,6 +646,77 @@ mod tests {
         s.kill_leftovers();
         assert_eq!(s.wait().await.signal, Some(9));
         assert!(!our_zombie(pid));
+    }
+
+    /// Once the CLI has exited, a process of its group that holds its
+    /// stdin and its stdout (the real CLI a launcher started) can still be
+    /// the CLI; one that holds its stdout alone (a `cmd &`) cannot, nor
+    /// one that holds both from another group, nor one that has ended.
+    #[tokio::test]
+    async fn a_process_of_its_group_holding_both_pipes_may_be_the_cli() {
+        use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+        // the launcher's `cat` is handed its stdin past the shell's
+        // /dev/null for a `cmd &`
+        let Spawned {
+            mut stdin,
+            mut stdout,
+            supervisor: s,
+        } = spawn(&sh("exec 3<&0; cat <&3 3<&- & exit 0"))
+            .await
+            .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        assert!(s.cli_may_run());
+        // it serves the session
+        stdin.write_all(b"hi\n").await.unwrap();
+        let mut got = [0u8; 3];
+        stdout.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"hi\n");
+        drop(stdin);
+        let mut rest = Vec::new();
+        stdout.read_to_end(&mut rest).await.unwrap();
+        assert!(!s.cli_may_run(), "a process that ended");
+        s.kill_leftovers();
+
+        // its stdout alone (the shell makes a `cmd &`'s stdin /dev/null):
+        // `up` once it is in place
+        let Spawned {
+            stdin,
+            mut stdout,
+            supervisor: s,
+        } = spawn(&sh("(echo up; exec sleep 600) & exit 0"))
+            .await
+            .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        let mut got = [0u8; 3];
+        stdout.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"up\n");
+        assert!(!s.cli_may_run());
+        s.kill_leftovers();
+        assert!(!s.cli_may_run(), "reaped: its group no longer looked up");
+        drop(stdin);
+
+        // both, from a session of its own (its pid said once it is there)
+        let Spawned {
+            stdin,
+            stdout,
+            supervisor: s,
+        } = spawn(&sh(
+            "exec 3<&0; setsid sh -c 'echo $$; exec sleep 600' <&3 3<&- & exit 0",
+        ))
+        .await
+        .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        let mut line = String::new();
+        tokio::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .await
+            .unwrap();
+        let away = line.trim().parse::<i32>().unwrap();
+        let may = s.cli_may_run();
+        let _ = rustix::process::kill_process(Pid::from_raw(away).unwrap(), Signal::Kill);
+        assert!(!may, "a process of another group");
+        s.kill_leftovers();
+        drop(stdin);
     }
 
     /// A working directory the CLI cannot start in is told as the
