@@ -1076,6 +1076,72 @@ exit 0"#).await;
     );
 }
 
+/// A launcher (a wrapper script that runs the real CLI in the background)
+/// that starts the real CLI and exits before it: the session goes on for as long as the real
+/// CLI runs, through a silence, and ends with it. Before, half a second's
+/// silence after the launcher's exit was taken as the end of the CLI's
+/// stdout: the session ended, its group (the real CLI) was killed, and the
+/// turn's result never came.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_launcher_that_exits_first_leaves_the_real_cli_its_session() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("real.pid");
+    let real = dir.path().join("real-claude");
+    std::fs::write(
+        &real,
+        r#"#!/bin/sh
+echo $$ > "$PIDFILE.tmp" && mv "$PIDFILE.tmp" "$PIDFILE"
+read -r line
+id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
+printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
+read -r line
+printf '{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"from the real CLI"}\n'
+read -r line
+"#,
+    )
+    .unwrap();
+    let cli = dir.path().join("claude");
+    // its stdin handed on past the shell's /dev/null for a `cmd &`
+    std::fs::write(
+        &cli,
+        r#"#!/bin/sh
+exec 3<&0
+"$(dirname "$0")/real-claude" <&3 3<&- &
+exit 0
+"#,
+    )
+    .unwrap();
+    for f in [&real, &cli] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let options = Options::default()
+        .cli_path(&cli)
+        .env("PIDFILE", pidfile.display().to_string())
+        .init_timeout(Duration::from_secs(60));
+    let client = Client::connect(options).await.unwrap();
+    let pid: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
+    // a silence of six times the half second that was the end: the real
+    // CLI, whatever it does, is not killed in it
+    let until = std::time::Instant::now() + Duration::from_secs(3);
+    while alive(pid) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(alive(pid), "the real CLI was killed in a silence");
+    client.send("hi").await.unwrap();
+    match last_of_turn(&client, Duration::from_secs(120)).await {
+        Some(Some(Ok(Message::Result(r)))) => {
+            assert_eq!(r.result.as_deref(), Some("from the real CLI"), "{r:?}")
+        }
+        other => panic!("the real CLI's result was lost: {other:?}"),
+    }
+    let _ = client.close().await;
+    assert!(
+        gone_within(pid, Duration::from_secs(10)),
+        "the real CLI outlived the session"
+    );
+}
+
 /// A CLI that ends on its own mid-turn (a crash) takes what it left in its
 /// process group with it, as a CLI the library closes does: a tool's
 /// process it started outlived it, and the program.

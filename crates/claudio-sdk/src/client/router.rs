@@ -862,14 +862,17 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
 
 /// How long a read of the CLI's stdout waits once the CLI has exited:
 /// what it wrote is in the pipe by then, and a process it left behind that
-/// holds the pipe (a wrapper's `proxy &`, a crash's child) must not keep
-/// the session waiting for an end of stdout that never comes.
+/// holds the pipe (a crash's child, a `cmd &`) must not keep the session
+/// waiting for an end of stdout that never comes.
 const EXIT_DRAIN: Duration = STDERR_DRAIN;
 
 /// `read`, unless the CLI has exited (`exited`, set here when the exit is
 /// seen) and nothing more came within [`EXIT_DRAIN`]: `None` then, as the
 /// end of its stdout. What is in the pipe is read however long its reader
-/// takes to take it.
+/// takes to take it. A silence is no end while a process of the CLI's
+/// group that can still be the CLI runs ([`Supervisor::cli_may_run`]: the
+/// real CLI a launcher started before it exited); once none does, what it
+/// wrote before it went is in the pipe, and [`EXIT_DRAIN`] reads it.
 async fn unless_gone<T>(
     shared: &Shared,
     exited: &mut bool,
@@ -884,7 +887,14 @@ async fn unless_gone<T>(
             Either::Right(_) => *exited = true,
         }
     }
-    tokio::time::timeout(EXIT_DRAIN, read).await.ok()
+    loop {
+        if let Ok(r) = tokio::time::timeout(EXIT_DRAIN, read.as_mut()).await {
+            return Some(r);
+        }
+        if !shared.supervisor.cli_may_run() {
+            return tokio::time::timeout(EXIT_DRAIN, read).await.ok();
+        }
+    }
 }
 
 /// The open run of text deltas, if any, to the queue as one message.

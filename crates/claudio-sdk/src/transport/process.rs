@@ -13,7 +13,6 @@ use rustix::process::{kill_process_group, Pid, Signal};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -82,13 +81,126 @@ pub(crate) struct Spawned {
 
 /// Owns the process: waits for it, signals its group, and kills the group
 /// when dropped before the process ended.
+///
+/// The CLI is not reaped as it exits: it stays a zombie until its group has
+/// been ended ([`Supervisor::kill_leftovers`], or the drop). A zombie's pid
+/// is not given to another process, so until then the group's id (the
+/// CLI's pid) names the CLI's group and no stranger's; once it is reaped,
+/// the group is never signalled again.
 pub(crate) struct Supervisor {
     pid: i32,
-    exited: Arc<AtomicBool>,
+    held: Arc<Mutex<Held>>,
     status: watch::Receiver<Option<ExitInfo>>,
     stderr_tail: StderrTail,
     /// True once stderr reached its end (everything the CLI wrote is in the tail).
     stderr_done: watch::Receiver<bool>,
+    /// The CLI's stdin and stdout pipes as `/proc/PID/fd` names them, and
+    /// the process of its group last seen holding both
+    /// ([`Supervisor::cli_may_run`]).
+    pipes: Option<(String, String)>,
+    holder: Mutex<Option<i32>>,
+}
+
+/// The CLI's process while its group is ours to signal.
+struct Held {
+    /// The CLI, until it is reaped (then `None`: the group's id may name
+    /// another's group from then on).
+    child: Option<Child>,
+    /// How it ended, once it has (and is a zombie, not yet reaped).
+    exit: Option<ExitInfo>,
+    /// Its group is to be ended and the CLI reaped as soon as it has ended.
+    release: bool,
+    /// Its place in [`GROUPS`] while it is not reaped.
+    listed: Option<Listed>,
+    /// Its private files, kept until its group is ended (a launcher's CLI
+    /// reads them after the launcher has gone).
+    files: Option<Arc<PrivateDir>>,
+}
+
+impl Held {
+    /// End the group of `pid` (SIGKILL: what the CLI left behind goes),
+    /// then reap the CLI, which has ended: its zombie held the group's id
+    /// until this signal went.
+    fn end(&mut self, pid: i32) {
+        if let Some(mut child) = self.child.take() {
+            if let Some(group) = Pid::from_raw(pid) {
+                let _ = kill_process_group(group, Signal::Kill);
+            }
+            self.listed = None;
+            // it has exited, so this reaps it at once (else the runtime's
+            // orphan reaping takes it when the child is dropped here)
+            let _ = child.try_wait();
+        }
+        // The CLI is gone: its private files go before anyone hears so.
+        self.files = None;
+    }
+}
+
+fn lock_held(held: &Mutex<Held>) -> std::sync::MutexGuard<'_, Held> {
+    held.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// How the process `pid` (our child) ended, once it has, without reaping
+/// it: blocks until then. `None` when it cannot be waited for.
+fn exit_unreaped(pid: i32) -> Option<ExitInfo> {
+    use rustix::process::{waitid, WaitId, WaitidOptions};
+    let pid = Pid::from_raw(pid)?;
+    loop {
+        match waitid(
+            WaitId::Pid(pid),
+            WaitidOptions::EXITED | WaitidOptions::NOWAIT,
+        ) {
+            Ok(Some(st)) => {
+                return Some(ExitInfo {
+                    code: st.exit_status().map(|c| c as i32),
+                    signal: st.terminating_signal().map(|s| s as i32),
+                })
+            }
+            Ok(None) | Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// A process of group `group` (not a zombie) holding both pipes `stdin`
+/// and `stdout` (as `/proc/PID/fd` names them: `pipe:[INODE]`); `None`
+/// when there is none, or no `/proc`.
+fn find_holder(group: i32, stdin: &str, stdout: &str) -> Option<i32> {
+    let procs = std::fs::read_dir("/proc").ok()?;
+    procs
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .find(|&pid| holds_the_session(pid, group, stdin, stdout))
+}
+
+/// Whether the process `pid` runs (not a zombie) in group `group` and
+/// holds both pipes.
+fn holds_the_session(pid: i32, group: i32, stdin: &str, stdout: &str) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // after the name (which may hold anything): state, ppid, pgrp
+    let mut fields = stat
+        .rsplit_once(')')
+        .map_or("", |(_, r)| r)
+        .split_whitespace();
+    let (state, pgrp) = (fields.next(), fields.nth(1));
+    if pgrp != Some(&*group.to_string()) || matches!(state, None | Some("Z" | "X")) {
+        return false;
+    }
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    let (mut has_in, mut has_out) = (false, false);
+    for fd in fds.flatten() {
+        if let Ok(to) = std::fs::read_link(fd.path()) {
+            has_in |= to.as_os_str() == stdin;
+            has_out |= to.as_os_str() == stdout;
+            if has_in && has_out {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 struct SpawnJob {
@@ -251,6 +363,14 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         (Some(i), Some(o), Some(e)) => (i, o, e),
         _ => return Err(spawn_err(std::io::Error::other("missing a pipe"))),
     };
+    // as `/proc/PID/fd` names them
+    let pipes = match (rustix::fs::fstat(&stdin), rustix::fs::fstat(&stdout)) {
+        (Ok(i), Ok(o)) => Some((
+            format!("pipe:[{}]", i.st_ino),
+            format!("pipe:[{}]", o.st_ino),
+        )),
+        _ => None,
+    };
     let stderr_tail = StderrTail::default();
     let (done_tx, stderr_done) = watch::channel(false);
     tokio::spawn(stderr::drain(
@@ -260,31 +380,54 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         done_tx,
     ));
 
-    let exited = Arc::new(AtomicBool::new(false));
     let (tx, status) = watch::channel(None);
-    let flag = exited.clone();
-    let files = spec.files.clone();
-    let listed = (pid > 0).then(|| Listed::new(pid));
+    let held = Arc::new(Mutex::new(Held {
+        child: None,
+        exit: None,
+        release: false,
+        listed: (pid > 0).then(|| Listed::new(pid)),
+        files: spec.files.clone(),
+    }));
+    // Its end is waited for without reaping it (a thread of its own,
+    // blocked in `waitid(WNOWAIT)` until the CLI exits): the zombie keeps
+    // the group's id ours until the group is ended.
+    let (exit_tx, exit_rx) = oneshot::channel();
+    if let Err(e) = std::thread::Builder::new()
+        .name("claudio-wait".into())
+        .spawn(move || {
+            let _ = exit_tx.send(exit_unreaped(pid));
+        })
+    {
+        if let Some(group) = Pid::from_raw(pid) {
+            let _ = kill_process_group(group, Signal::Kill);
+        }
+        return Err(spawn_err(e));
+    }
+    lock_held(&held).child = Some(child);
+    let waiter = held.clone();
     tokio::spawn(async move {
-        let waited = child.wait().await;
-        // reaped: the group's id may pass to another process from now on
-        drop(listed);
-        let info = match waited {
-            Ok(st) => {
-                use std::os::unix::process::ExitStatusExt;
-                ExitInfo {
-                    code: st.code(),
-                    signal: st.signal(),
+        let known = exit_rx.await.ok().flatten();
+        let info = known.unwrap_or(ExitInfo {
+            code: None,
+            signal: None,
+        });
+        {
+            let mut h = lock_held(&waiter);
+            match known {
+                Some(_) => {
+                    h.exit = Some(info);
+                    if h.release {
+                        h.end(pid);
+                    }
+                }
+                // not ours to wait for (cannot be): never signalled again
+                None => {
+                    h.child = None;
+                    h.listed = None;
+                    h.files = None;
                 }
             }
-            Err(_) => ExitInfo {
-                code: None,
-                signal: None,
-            },
-        };
-        flag.store(true, Ordering::SeqCst);
-        // The CLI is gone: its private files go before anyone hears so.
-        drop(files);
+        }
         let _ = tx.send(Some(info));
     });
     tracing::debug!(pid, program = %program.display(), "started the CLI");
@@ -293,10 +436,12 @@ pub(crate) async fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         stdout,
         supervisor: Supervisor {
             pid,
-            exited,
+            held,
             status,
             stderr_tail,
             stderr_done,
+            pipes,
+            holder: Mutex::new(None),
         },
     })
 }
@@ -337,10 +482,11 @@ impl Supervisor {
     }
 
     /// Send `signal` to the whole process group (ours: created at spawn),
-    /// unless the CLI already ended.
+    /// unless the CLI has been reaped (its group ended then).
     pub(crate) fn signal_group(&self, signal: Signal) {
-        if let Some(group) = Pid::from_raw(self.pid) {
-            if !self.exited.load(Ordering::SeqCst) {
+        let h = lock_held(&self.held);
+        if h.child.is_some() {
+            if let Some(group) = Pid::from_raw(self.pid) {
                 let _ = kill_process_group(group, signal);
             }
         }
@@ -373,13 +519,47 @@ impl Supervisor {
         info
     }
 
-    /// Kill what is left of the process group after the CLI itself ended
-    /// (tool processes it started and did not stop). While any member lives,
-    /// the kernel does not reuse the group's id, so this cannot hit a stranger.
+    /// Kill what is left of the process group (tool processes the CLI
+    /// started and did not stop, and the CLI if it still runs), then reap
+    /// the CLI once it has ended: not before, so that the signal cannot
+    /// reach another's group that took the id.
     pub(crate) fn kill_leftovers(&self) {
-        if let Some(group) = Pid::from_raw(self.pid) {
-            let _ = kill_process_group(group, Signal::Kill);
+        let mut h = lock_held(&self.held);
+        h.release = true;
+        if h.exit.is_some() {
+            h.end(self.pid);
+        } else if h.child.is_some() {
+            if let Some(group) = Pid::from_raw(self.pid) {
+                let _ = kill_process_group(group, Signal::Kill);
+            }
         }
+    }
+
+    /// Whether a process of the CLI's group still runs that holds both the
+    /// CLI's stdin (to read) and its stdout (to write): one that can still
+    /// be the CLI, as the real CLI is once a launcher that started it (a
+    /// wrapper script that runs it in the background) has exited. What the CLI left behind that
+    /// holds its stdout alone (a `cmd &`, whose stdin a shell makes
+    /// `/dev/null`) cannot read a request, and is not one. False once the
+    /// CLI is reaped (its group's id no longer ours to look up), and off
+    /// Linux (no `/proc` to look in).
+    pub(crate) fn cli_may_run(&self) -> bool {
+        let Some((stdin, stdout)) = &self.pipes else {
+            return false;
+        };
+        // the zombie keeps the group's id ours while the lock is held
+        let h = lock_held(&self.held);
+        if h.child.is_none() {
+            return false;
+        }
+        let mut last = self.holder.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pid) = *last {
+            if holds_the_session(pid, self.pid, stdin, stdout) {
+                return true;
+            }
+        }
+        *last = find_holder(self.pid, stdin, stdout);
+        last.is_some()
     }
 
     /// Wait, at most `d`, until everything the CLI wrote on stderr has been
@@ -410,13 +590,134 @@ impl Supervisor {
 
 impl Drop for Supervisor {
     fn drop(&mut self) {
-        self.signal_group(Signal::Kill);
+        self.kill_leftovers();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `pid` is a zombie child of this process: ended, not reaped.
+    fn our_zombie(pid: u32) -> bool {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        let mut f = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+        let (state, ppid) = (f.next(), f.next());
+        state == Some("Z") && ppid == Some(&std::process::id().to_string())
+    }
+
+    fn sh(script: &str) -> SpawnSpec {
+        SpawnSpec {
+            program: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            ..SpawnSpec::default()
+        }
+    }
+
+    /// The CLI that ended is a zombie until its group has been ended: no
+    /// signal to the group can go after the id was free to be reused.
+    #[tokio::test]
+    async fn the_cli_is_reaped_only_once_its_group_is_ended() {
+        let spawned = spawn(&sh("exit 3")).await.unwrap();
+        let s = spawned.supervisor;
+        let pid = s.pid();
+        assert_eq!(s.wait().await.code, Some(3));
+        assert!(our_zombie(pid), "reaped before its group was ended");
+        s.kill_leftovers();
+        assert!(!our_zombie(pid), "not reaped once its group was ended");
+        // once reaped, never signalled (nothing to see; no panic)
+        s.signal_group(Signal::Kill);
+
+        // dropped after its end: its group ended, then reaped
+        let spawned = spawn(&sh("exit 0")).await.unwrap();
+        let s = spawned.supervisor;
+        let pid = s.pid();
+        assert_eq!(s.wait().await.code, Some(0));
+        assert!(our_zombie(pid));
+        drop(s);
+        assert!(!our_zombie(pid));
+
+        // ended while it ran: reaped as its end is known
+        let spawned = spawn(&sh("exec sleep 600")).await.unwrap();
+        let s = spawned.supervisor;
+        let pid = s.pid();
+        s.kill_leftovers();
+        assert_eq!(s.wait().await.signal, Some(9));
+        assert!(!our_zombie(pid));
+    }
+
+    /// Once the CLI has exited, a process of its group that holds its
+    /// stdin and its stdout (the real CLI a launcher started) can still be
+    /// the CLI; one that holds its stdout alone (a `cmd &`) cannot, nor
+    /// one that holds both from another group, nor one that has ended.
+    #[tokio::test]
+    async fn a_process_of_its_group_holding_both_pipes_may_be_the_cli() {
+        use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+        // the launcher's `cat` is handed its stdin past the shell's
+        // /dev/null for a `cmd &`
+        let Spawned {
+            mut stdin,
+            mut stdout,
+            supervisor: s,
+        } = spawn(&sh("exec 3<&0; cat <&3 3<&- & exit 0"))
+            .await
+            .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        assert!(s.cli_may_run());
+        // it serves the session
+        stdin.write_all(b"hi\n").await.unwrap();
+        let mut got = [0u8; 3];
+        stdout.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"hi\n");
+        drop(stdin);
+        let mut rest = Vec::new();
+        stdout.read_to_end(&mut rest).await.unwrap();
+        assert!(!s.cli_may_run(), "a process that ended");
+        s.kill_leftovers();
+
+        // its stdout alone (the shell makes a `cmd &`'s stdin /dev/null):
+        // `up` once it is in place
+        let Spawned {
+            stdin,
+            mut stdout,
+            supervisor: s,
+        } = spawn(&sh("(echo up; exec sleep 600) & exit 0"))
+            .await
+            .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        let mut got = [0u8; 3];
+        stdout.read_exact(&mut got).await.unwrap();
+        assert_eq!(&got, b"up\n");
+        assert!(!s.cli_may_run());
+        s.kill_leftovers();
+        assert!(!s.cli_may_run(), "reaped: its group no longer looked up");
+        drop(stdin);
+
+        // both, from a session of its own (its pid said once it is there)
+        let Spawned {
+            stdin,
+            stdout,
+            supervisor: s,
+        } = spawn(&sh(
+            "exec 3<&0; setsid sh -c 'echo $$; exec sleep 600' <&3 3<&- & exit 0",
+        ))
+        .await
+        .unwrap();
+        assert_eq!(s.wait().await.code, Some(0));
+        let mut line = String::new();
+        tokio::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .await
+            .unwrap();
+        let away = line.trim().parse::<i32>().unwrap();
+        let may = s.cli_may_run();
+        let _ = rustix::process::kill_process(Pid::from_raw(away).unwrap(), Signal::Kill);
+        assert!(!may, "a process of another group");
+        s.kill_leftovers();
+        drop(stdin);
+    }
 
     /// A working directory the CLI cannot start in is told as the
     /// folder's error, never as the CLI's: gone, through a regular file

@@ -270,6 +270,49 @@ pub struct Ran {
     pub elapsed: Duration,
 }
 
+/// The exit status of the process `pid` (our child), once it has ended,
+/// without reaping it (`waitid` with `WNOWAIT`, on a thread of its own).
+fn exit_unreaped(
+    pid: Option<i32>,
+) -> impl std::future::Future<Output = io::Result<std::process::ExitStatus>> + Unpin {
+    use std::os::unix::process::ExitStatusExt;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let waited = move || {
+        use rustix::process::{waitid, WaitId, WaitidOptions};
+        let pid = pid
+            .and_then(Pid::from_raw)
+            .ok_or(io::ErrorKind::InvalidInput)?;
+        loop {
+            match waitid(
+                WaitId::Pid(pid),
+                WaitidOptions::EXITED | WaitidOptions::NOWAIT,
+            ) {
+                Ok(Some(st)) => {
+                    // as wait(2) encodes it
+                    let raw = match (st.exit_status(), st.terminating_signal()) {
+                        (Some(code), _) => (code as i32 & 0xff) << 8,
+                        (None, Some(sig)) => sig as i32 | if st.dumped() { 0x80 } else { 0 },
+                        (None, None) => 0,
+                    };
+                    return Ok(std::process::ExitStatus::from_raw(raw));
+                }
+                Ok(None) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(io::Error::from(e)),
+            }
+        }
+    };
+    let spawned = std::thread::Builder::new()
+        .name("claudio-bang-wait".into())
+        .spawn(move || {
+            let _ = tx.send(waited());
+        });
+    Box::pin(async move {
+        spawned?;
+        rx.await
+            .unwrap_or_else(|_| Err(io::Error::other("the wait for the command ended")))
+    })
+}
+
 fn shell() -> String {
     std::env::var("SHELL")
         .ok()
@@ -310,6 +353,10 @@ pub async fn run(
         RUNNING.store(p, Ordering::SeqCst);
         guard(p);
     }
+    // its end is waited for without reaping it: the zombie keeps the
+    // group's id ours for every signal below, and it is reaped once the
+    // last of them has gone
+    let mut exit = exit_unreaped(pid);
     let mut so = child.stdout.take();
     let mut se = child.stderr.take();
     let (mut cap_out, mut cap_err) = (Capture::default(), Capture::default());
@@ -343,7 +390,7 @@ pub async fn run(
                     out.flush()?;
                 }
             },
-            s = child.wait(), if status.is_none() => {
+            s = &mut exit, if status.is_none() => {
                 status = Some(s?);
                 grace = Some(tokio::time::Instant::now() + Duration::from_millis(300));
             },
@@ -366,12 +413,18 @@ pub async fn run(
             },
         }
     }
-    // whatever the command left running in its group ends with it
+    // whatever the command left running in its group ends with it, and
+    // only then is the shell reaped
     if let Some(p) = pid {
         kill_group(p, Signal::Kill);
         guard(0);
     }
     RUNNING.store(0, Ordering::SeqCst);
+    if status.is_none() {
+        status = Some(child.wait().await?);
+    } else {
+        let _ = child.try_wait();
+    }
     out.write_all(screen_out.finish().as_bytes())?;
     out.write_all(screen_err.finish().as_bytes())?;
     out.flush()?;
@@ -548,6 +601,55 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert!(gone, "the background sleeper outlived the command");
+    }
+
+    /// A Ctrl-C while what the command left holds its output signals its
+    /// group only while the shell is not reaped: once it is, no process
+    /// may be left in the group, and its id may be another's.
+    #[tokio::test]
+    async fn no_ctrl_c_signals_the_group_of_a_reaped_shell() {
+        use std::sync::atomic::AtomicBool;
+        use std::sync::Arc;
+        use std::task::Poll;
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!("echo $$ > {}; sleep 600 & exit 0", pidfile.display());
+        let reaped_then = Arc::new(AtomicBool::new(false));
+        let (flag, file) = (reaped_then.clone(), pidfile.clone());
+        // a Ctrl-C as soon as the shell is reaped (its /proc entry gone)
+        let mut pressed = false;
+        let interrupts = futures_util::stream::poll_fn(move |cx| {
+            if pressed {
+                return Poll::Pending;
+            }
+            let shell = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|s| s.trim().parse::<i32>().ok());
+            match shell {
+                Some(pid) if !Path::new(&format!("/proc/{pid}")).exists() => {
+                    pressed = true;
+                    flag.store(true, Ordering::SeqCst);
+                    Poll::Ready(Some(()))
+                }
+                _ => {
+                    cx.waker().wake_by_ref();
+                    Poll::Pending
+                }
+            }
+        });
+        let mut out = Vec::new();
+        // the bound is only there to fail, not to time
+        tokio::time::timeout(
+            Duration::from_secs(120),
+            run(&cmd, dir.path(), Style::plain(), &mut out, interrupts),
+        )
+        .await
+        .expect("it hung")
+        .unwrap();
+        assert!(
+            !reaped_then.load(Ordering::SeqCst),
+            "a Ctrl-C signalled the group of a reaped shell"
+        );
     }
 
     #[test]
