@@ -202,6 +202,75 @@ async fn sessions_usage_equals_the_cli_s_cost_state() {
     client.close().await.unwrap();
 }
 
+/// A session forked by `sessions fork` (copied without its `cost-state`,
+/// as the TypeScript SDK's `forkSession` copies) and resumed: the real CLI
+/// counts from 0 again, so the fork's `cost-state` is its own turn's
+/// alone. By session, the fork costs exactly that, the session it came
+/// from its own figure, and the total both; the fork was given a sliver
+/// of its figure (the copied responses shared it, and were the other
+/// session's), and the total fell short by the rest. The CLI's own fork
+/// (`--fork-session`) goes on from the parent's total, and is the same.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_forked_session_costs_what_its_own_cost_state_says() {
+    let w = world!("a_forked_session_costs_what_its_own_cost_state_says");
+    w.api.push(Reply::text("First answer."));
+    w.api.push(Reply::text("Second answer."));
+    let client = claudio::Client::connect(w.options()).await.unwrap();
+    one_turn(&client, "one").await;
+    let (parent_cost, parent) = result_cost(&one_turn(&client, "two").await);
+    client.close().await.unwrap();
+    let o = w
+        .claudio()
+        .args(["sessions", "fork", &parent])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let fork = String::from_utf8(o.stdout).unwrap().trim().to_owned();
+    w.api.push(Reply::text("Forked answer."));
+    let client = claudio::Client::connect(w.options().resume(fork.clone()))
+        .await
+        .unwrap();
+    let (fork_cost, _) = result_cost(&one_turn(&client, "three").await);
+    client.close().await.unwrap();
+    // the fork's figure is its one turn's: the CLI began again at 0
+    assert!(
+        fork_cost > 0.0 && fork_cost < parent_cost,
+        "{fork_cost} {parent_cost}"
+    );
+    let states = cost_states(w.home.path());
+    let fork_state = states
+        .iter()
+        .rfind(|(p, _)| p.contains(&fork))
+        .expect("the fork's cost-state");
+    assert_eq!(fork_state.1["totalCostUSD"].as_f64(), Some(fork_cost));
+    let o = w
+        .claudio()
+        .args([
+            "sessions", "usage", "--all", "--by", "session", "-o", "json",
+        ])
+        .env("CLAUDIO_CACHE_DIR", w.home.path().join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cost_of = |id: &str| {
+        let row = v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == id)
+            .unwrap_or_else(|| panic!("{id} not in {v}"));
+        assert_eq!(row["costIsEstimate"], false, "{row}");
+        row["estimatedCostUsd"].as_f64().unwrap()
+    };
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    assert!(close(cost_of(&parent), parent_cost), "{v}");
+    assert!(close(cost_of(&fork), fork_cost), "{v}");
+    let total = v["total"]["estimatedCostUsd"].as_f64().unwrap();
+    assert!(close(total, parent_cost + fork_cost), "{v}");
+}
+
 /// The models the CLI's own price list (its model catalog) prices, as
 /// `scripts/check-prices --show` reads them out of the binary: each
 /// catalog id and first-party API name.

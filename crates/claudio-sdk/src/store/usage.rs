@@ -68,7 +68,44 @@ impl CliCost {
                 == Some(true),
             until,
             responses,
+            first: 0,
         })
+    }
+
+    /// The first of `messages` (the file's, all before the line) that
+    /// these figures cover ([`CliCost::first`]): walked back from the
+    /// last, the first place from which the responses' tokens equal the
+    /// figures', model by model, for every model the responses name (a
+    /// model only the figures name is the CLI's side requests'); 0 when
+    /// there is none (the figures hold a sub-agent's too, or are the whole
+    /// session's).
+    fn first_covered(&self, messages: &[MessageUsage]) -> usize {
+        let same = |a: &Tokens, b: &Tokens| {
+            (a.input, a.output, a.cache_write, a.cache_read)
+                == (b.input, b.output, b.cache_write, b.cache_read)
+        };
+        let figures = |model: &str| {
+            self.models
+                .iter()
+                .find(|x| x.model == model)
+                .map(|x| x.tokens)
+                .unwrap_or_default()
+        };
+        let mut models: Vec<(&str, Tokens, Tokens)> = Vec::new();
+        for m in messages {
+            if !models.iter().any(|(x, _, _)| *x == m.model) {
+                models.push((&m.model, Tokens::default(), figures(&m.model)));
+            }
+        }
+        for (k, m) in messages.iter().enumerate().rev() {
+            if let Some((_, sum, _)) = models.iter_mut().find(|(x, _, _)| *x == m.model) {
+                sum.add(&m.tokens);
+            }
+            if k > 0 && models.iter().all(|(_, sum, want)| same(sum, want)) {
+                return k;
+            }
+        }
+        0
     }
 }
 
@@ -652,7 +689,8 @@ impl Acc {
                     }),
                     None => CliCost::parse(&block[s..e], until, responses),
                 };
-                if let Some(c) = read {
+                if let Some(mut c) = read {
+                    c.first = c.first_covered(&self.out.messages[..c.responses]);
                     self.out.cli_cost = Some(c);
                 }
             } else {
@@ -1392,6 +1430,47 @@ mod tests {
         assert!(c.covers_message(own, own, f.messages[1].at));
         assert!(!c.covers_message(own, own, f.messages[0].at));
         assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
+    }
+
+    /// A session copied without its `cost-state` (a fork) and resumed: the
+    /// CLI counts from 0 again, so the line's figures are the resumed
+    /// run's alone, token for token, and cover those responses only (the
+    /// copied ones shared its figure, and the fork's own got a sliver of
+    /// it). A resumed session's running total still covers every
+    /// response; figures a sub-agent's tokens swell too; a model only the
+    /// figures name (the CLI's side requests) is not looked for.
+    #[test]
+    fn a_cost_state_covers_the_responses_whose_tokens_it_counts() {
+        let cs = |input: u64, output: u64, n: u64| {
+            json!({"type":"cost-state","totalCostUSD":0.5,"modelUsage":{
+                "m":{"inputTokens":input,"outputTokens":output,"cacheCreationInputTokens":10 * n,
+                    "cacheReadInputTokens":100 * n,"costUSD":0.5},
+                "haiku":{"inputTokens":7,"costUSD":0.001}}})
+            .to_string()
+        };
+        let lines = [
+            line("m0", "r0", "m", 5, 1, "2026-11-01T10:00:00.000Z"),
+            line("m1", "r1", "m", 6, 2, "2026-11-01T10:00:01.000Z"),
+            line("m2", "r2", "m", 7, 3, "2026-11-01T11:00:00.000Z"),
+            line("m3", "r3", "m", 8, 4, "2026-11-01T11:00:01.000Z"),
+        ]
+        .join("\n");
+        for (figures, first) in [
+            (cs(15, 7, 2), 2),   // the resumed fork's own two
+            (cs(8, 4, 1), 3),    // the last alone
+            (cs(26, 10, 4), 0),  // the running total: all four
+            (cs(126, 10, 4), 0), // a sub-agent's in it too: all, as before
+            (cs(15, 7, 1), 0),   // no place adds up: all, as before
+        ] {
+            let text = format!("{lines}\n{figures}\n");
+            let f = usage_of(text.as_bytes());
+            let c = f.cli_cost.clone().expect("read");
+            assert_eq!((c.responses, c.first), (4, first), "{figures}");
+            let placed: Vec<bool> = (0..4).map(|i| c.covers_message(i, 4, None)).collect();
+            let want: Vec<bool> = (0..4).map(|i| i >= first).collect();
+            assert_eq!(placed, want, "{figures}");
+            assert_eq!(f.cli_cost, usage_of_every_line(text.as_bytes()).cli_cost);
+        }
     }
 
     proptest::proptest! {

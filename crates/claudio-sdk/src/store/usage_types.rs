@@ -81,6 +81,13 @@ pub struct CliCost {
     /// are not. [`until`](CliCost::until) is for other files' messages (a
     /// sub-agent's).
     pub responses: usize,
+    /// The first of those [`responses`](CliCost::responses) in the
+    /// figures: 0, unless the figures are those of the responses from
+    /// here on alone, token for token. A session copied without its
+    /// `cost-state` (a fork made by the store, or by the TypeScript SDK's
+    /// `forkSession`) and then resumed starts the CLI's count again at 0:
+    /// its figures are then the resumed run's, not the copied responses'.
+    pub first: usize,
 }
 
 // the figures are finite (others are dropped when read), so equality is one
@@ -112,7 +119,7 @@ impl CliCost {
     /// own by their place before the line, the others by their time.
     pub fn covers_message(&self, index: usize, own: usize, at: Option<i64>) -> bool {
         if index < own {
-            index < self.responses
+            self.first <= index && index < self.responses
         } else {
             self.covers(at)
         }

@@ -18,8 +18,9 @@ pub(super) const MAGIC: &[u8; 16] = b"claudio usage\n\0\0";
 /// from every record); 8 since a message records fast mode, US-only
 /// inference and web searches; 9 since a prompt whose bytes hold
 /// `"tool_result"` (the word typed, not a content block's type) counts;
-/// 10 since a line led by NUL or control bytes counts.
-pub(super) const VERSION: u32 = 10;
+/// 10 since a line led by NUL or control bytes counts; 11 since a
+/// `cost-state` holds the first response it covers.
+pub(super) const VERSION: u32 = 11;
 /// `boundary` of a record that cannot be read on from (and `mid_at` of
 /// one without a middle sample).
 pub(super) const NOT_RESUMABLE: u64 = u64::MAX;
@@ -231,6 +232,7 @@ pub(super) fn encode(h: &Head, u: &FileUsage) -> Box<[u8]> {
             o.u64(c.total_usd.to_bits());
             o.opt_i64(c.until);
             o.var(c.responses as u64);
+            o.var(c.first as u64);
             o.var(c.models.len() as u64);
             for m in &c.models {
                 o.bytes(m.model.as_bytes());
@@ -343,6 +345,7 @@ fn cli_cost(i: &mut In<'_>) -> Option<Option<CliCost>> {
             let total_usd = usd(i.u64()?)?;
             let until = i.opt_i64()?;
             let responses = usize::try_from(i.var()?).ok()?;
+            let first = usize::try_from(i.var()?).ok().filter(|f| *f <= responses)?;
             let n = usize::try_from(i.var()?).ok()?;
             if n > i.0.len() / 8 {
                 return None;
@@ -372,6 +375,7 @@ fn cli_cost(i: &mut In<'_>) -> Option<Option<CliCost>> {
                 has_unknown_model_cost: k == 2,
                 until,
                 responses,
+                first,
             })
         }
         _ => return None,

@@ -105,6 +105,7 @@ fn a_record_round_trips() {
             has_unknown_model_cost: true,
             until: Some(77),
             responses: 3,
+            first: 1,
         }),
     };
     let h = Head {
