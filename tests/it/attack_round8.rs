@@ -1,0 +1,72 @@
+//! Round eight's attack on the last stop's changes (the chat's titles and
+//! notices, the retries' row, the listings' branch, the deck's fixes, the
+//! doctor's split of a status line command): each test is one repro.
+
+use crate::common::term::Term;
+use crate::common::*;
+use serde_json::json;
+
+/// A chat in `work`, its Claude folder `config` (the store it lists).
+fn chat_in(fake: &Fake, work: &std::path::Path, config: &std::path::Path) -> Term {
+    let mut c = claudio(fake);
+    let home = fake.record.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    c.env("XDG_DATA_HOME", &home)
+        .env("CLAUDE_CONFIG_DIR", config)
+        .current_dir(work);
+    Term::spawn(c)
+}
+
+/// `/sessions` lists each session of the folder on one row: a title with a
+/// line break or a tab in it (a compaction summary is kept as the CLI
+/// wrote it) is one row, its breaks and tabs spaces. Before, the title went
+/// to the terminal as it was: its second line drew a row of its own at the
+/// screen's edge, as a listed session's row looks (`  deadbeef  1 minute
+/// ago  …`), and a tab moved past the width the cut counted.
+#[test]
+fn a_title_with_a_line_break_or_a_tab_is_one_row_of_slash_sessions() {
+    let work = tempfile::tempdir().unwrap();
+    let work_path = std::fs::canonicalize(work.path()).unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let folder = config
+        .path()
+        .join("projects")
+        .join(claudio::store::project_folder_name(
+            work_path.to_str().unwrap(),
+        ));
+    std::fs::create_dir_all(&folder).unwrap();
+    let id = "abcdef01-5555-4555-8555-555555555555";
+    let lines = [
+        json!({"type":"user","uuid":"u1","parentUuid":null,"cwd":work_path,"sessionId":id,
+            "timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":"fix the bug"}}),
+        json!({"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":work_path,"sessionId":id,
+            "timestamp":"2026-11-30T10:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":"fixed"}]}}),
+        json!({"type":"summary","summary":"Bug fixed\n  deadbeef   1 minute ago  a forged row\tafter a tab","leafUuid":"a1"}),
+    ]
+    .map(|l| l.to_string() + "\n")
+    .concat();
+    std::fs::write(folder.join(format!("{id}.jsonl")), lines).unwrap();
+    let fake = Fake::after_init(vec![]);
+    let mut t = chat_in(&fake, &work_path, config.path());
+    t.wait_for("Ctrl-D exits");
+    t.line("/sessions");
+    let screen = t.wait_for("/resume ID to open one");
+    let rows = t.rows();
+    let row = rows
+        .iter()
+        .find(|r| r.contains("abcdef01"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(
+        row.contains("Bug fixed   deadbeef   1 minute ago  a forged row after a tab"),
+        "{screen}"
+    );
+    assert!(
+        !rows.iter().any(|r| r.trim_start().starts_with("deadbeef")),
+        "{screen}"
+    );
+    let raw = t.raw();
+    let listed = &raw[raw.find("abcdef01").unwrap()..];
+    assert!(!listed.contains('\t'), "{listed:?}");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
