@@ -70,3 +70,58 @@ fn a_title_with_a_line_break_or_a_tab_is_one_row_of_slash_sessions() {
     t.ctrl_d();
     assert_eq!(t.wait(20).code(), Some(0));
 }
+
+/// The CLI's `api_retry`, attempt `n` of 10, as 2.1.332 sends it for 529.
+fn api_retry(n: u32) -> Step {
+    Step::Emit(
+        json!({"type":"system","subtype":"api_retry","attempt":n,"max_retries":10,
+        "retry_delay_ms":400,"error_status":529,"error":"overloaded","session_id":"s"}),
+    )
+}
+
+/// `ask` with stderr on a terminal leaves one line that says what the
+/// CLI's retries came to however the turn ends: with `-o json` (the
+/// answer's text and its result are no text of `ask`'s own, so nothing
+/// ended the retries), and when the CLI ends mid-retry. Before, the
+/// spinner's line said `↻ retrying (2/10)` and went, and nothing was left.
+#[test]
+fn ask_leaves_what_the_retries_came_to_however_the_turn_ends() {
+    let json_turn = vec![
+        expect_user("q"),
+        system_init(),
+        api_retry(1),
+        api_retry(2),
+        assistant_text("recovered"),
+        result("recovered"),
+    ];
+    let cut_off = vec![
+        expect_user("q"),
+        system_init(),
+        api_retry(1),
+        api_retry(2),
+        Step::Exit(1),
+    ];
+    for (args, steps, ends_well) in [
+        (&["ask", "-o", "json", "q"][..], json_turn, true),
+        (&["ask", "q"][..], cut_off, false),
+    ] {
+        let fake = Fake::after_init(vec![steps]);
+        let pty = Term::open();
+        let mut c = claudio(&fake);
+        c.args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(pty.slave());
+        let child = c.spawn().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.success(), ends_well, "{args:?}: {out:?}");
+        if ends_well {
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("\"result\""),
+                "{out:?}"
+            );
+        }
+        let screen = pty.wait_for("↻ retried 2 times — overloaded");
+        assert!(!screen.contains("retrying"), "{args:?}: {screen}");
+    }
+}
