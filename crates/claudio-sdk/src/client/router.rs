@@ -757,8 +757,11 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;
     let mut run = TextRun::default();
-    // whether the CLI has exited (its stdout may stay open)
-    let mut exited = false;
+    // once the CLI has exited (its stdout may stay open): how long the
+    // reads may still wait, in all
+    let mut exited: Option<Duration> = None;
+    // the bytes read from it when its exit was seen
+    let mut read_at_exit: Option<u64> = None;
     loop {
         // The whole lines a read brought, UTF-8 checked at once: each as
         // `read_one` would read it, with nothing to wait for between them.
@@ -800,6 +803,14 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             }
             shared.touch();
             continue;
+        }
+        // once the CLI has exited: reads that waited EXIT_DRAIN_TOTAL in
+        // all, or brought more than its pipe could hold, are another
+        // process's, and its stdout ends here
+        if let (Some(left), Some(from)) = (exited, read_at_exit) {
+            if left.is_zero() || reader.bytes_read() - from > EXIT_DRAIN_BYTES {
+                reader.end_here();
+            }
         }
         let runs = shared.coalesce.then_some(&mut run);
         let next = unless_gone(
@@ -844,6 +855,9 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 }
             }
         };
+        if exited.is_some() && read_at_exit.is_none() {
+            read_at_exit = Some(reader.bytes_read());
+        }
         shared.touch();
         if let Read::InRun = read {
             if run.bytes() < RUN_BYTES {
@@ -866,25 +880,46 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
 /// the session waiting for an end of stdout that never comes.
 const EXIT_DRAIN: Duration = STDERR_DRAIN;
 
-/// `read`, unless the CLI has exited (`exited`, set here when the exit is
-/// seen) and nothing more came within [`EXIT_DRAIN`]: `None` then, as the
-/// end of its stdout. What is in the pipe is read however long its reader
-/// takes to take it.
+/// How long the reads of the CLI's stdout may wait in all once the CLI has
+/// exited: what it wrote is in the pipe and is read without a wait, but a
+/// process it left behind that writes on and on, never silent for
+/// [`EXIT_DRAIN`] (a `tail -f`, a proxy's log), kept the session waiting
+/// for ever, each read bringing its next line.
+const EXIT_DRAIN_TOTAL: Duration = Duration::from_secs(5);
+
+/// The most bytes read from the CLI's stdout once it has exited: what it
+/// wrote is in the pipe, which holds 64 KiB by default and 1 MiB at most
+/// unless the system allows more; a process it left behind that floods
+/// the pipe (`yes`) is never silent and never waits.
+const EXIT_DRAIN_BYTES: u64 = 16 << 20;
+
+/// `read`, unless the CLI has exited (`exited`: how long the reads may
+/// still wait, set here when the exit is seen) and nothing more came
+/// within [`EXIT_DRAIN`], or the reads since have waited
+/// [`EXIT_DRAIN_TOTAL`] in all: `None` then, as the end of its stdout.
+/// What is in the pipe is read however long its reader takes to take it
+/// (the time the session takes to route a line is no wait here).
 async fn unless_gone<T>(
     shared: &Shared,
-    exited: &mut bool,
+    exited: &mut Option<Duration>,
     read: impl std::future::Future<Output = T>,
 ) -> Option<T> {
     use futures_util::future::{select, Either};
     tokio::pin!(read);
-    if !*exited {
-        let gone = std::pin::pin!(shared.supervisor.wait());
-        match select(read.as_mut(), gone).await {
-            Either::Left((r, _)) => return Some(r),
-            Either::Right(_) => *exited = true,
+    let left = match *exited {
+        Some(left) => left,
+        None => {
+            let gone = std::pin::pin!(shared.supervisor.wait());
+            match select(read.as_mut(), gone).await {
+                Either::Left((r, _)) => return Some(r),
+                Either::Right(_) => EXIT_DRAIN_TOTAL,
+            }
         }
-    }
-    tokio::time::timeout(EXIT_DRAIN, read).await.ok()
+    };
+    let from = tokio::time::Instant::now();
+    let read = tokio::time::timeout(EXIT_DRAIN.min(left), read).await.ok();
+    *exited = Some(left.saturating_sub(from.elapsed()));
+    read
 }
 
 /// The open run of text deltas, if any, to the queue as one message.
