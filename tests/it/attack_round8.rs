@@ -127,29 +127,27 @@ fn ask_leaves_what_the_retries_came_to_however_the_turn_ends() {
 }
 
 /// A CLI that ends mid-turn while a process it started holds its stdout
-/// and writes to it on and on (a `tail -f` left running, a wrapper's
-/// proxy): the turn ends with how the CLI ended, and the process goes
-/// with the CLI's group. The wait for the end of stdout after the exit
-/// was half a second of silence per read, so a writer that never fell
-/// silent kept the turn open for ever (threats.md class 3: every deadline
-/// covers the whole exchange).
-#[tokio::test(flavor = "multi_thread")]
-async fn a_cli_that_ends_while_its_child_writes_on_ends_the_turn() {
+/// and writes to it on and on, `child` (a shell command; its pid goes to
+/// `$0`): the turn ends with how the CLI ended, and the process goes with
+/// the CLI's group.
+async fn a_cli_ends_while_its_child_writes(child: &str) {
     use claudio::{Client, Error, Options, StreamExt};
     use std::os::unix::fs::PermissionsExt;
     use std::time::Duration;
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("child.pid");
     let cli = dir.path().join("claude");
-    let script = r#"#!/bin/sh
+    let script = format!(
+        r#"#!/bin/sh
 read -r line
 id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
-printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
-sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && while :; do echo "not json, on and on"; sleep 0.05; done' "$PIDFILE" &
+printf '{{"type":"control_response","response":{{"subtype":"success","request_id":"%s","response":{{}}}}}}\n' "$id"
+sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && {child}' "$PIDFILE" &
 read -r line
 echo "fatal: the CLI crashed" >&2
 exit 3
-"#;
+"#
+    );
     std::fs::write(&cli, script).unwrap();
     std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
     let options = Options::default()
@@ -176,12 +174,37 @@ exit 3
     if !gone {
         unsafe { libc::kill(child, libc::SIGKILL) };
     }
-    assert!(ended, "the turn never ended: the writer kept it open");
+    assert!(
+        ended,
+        "{child}: the turn never ended: the writer kept it open"
+    );
     match last {
         Some(Err(e @ Error::ProcessExited { .. })) => {
             assert!(e.to_string().contains("the CLI crashed"), "{e}");
         }
-        other => panic!("{other:?}"),
+        other => panic!("{child}: {other:?}"),
     }
-    assert!(gone, "the CLI's child left behind");
+    assert!(gone, "{child}: the CLI's child left behind");
+}
+
+/// A CLI that ends mid-turn while a process it started holds its stdout
+/// and writes to it on and on (a `tail -f` left running, a wrapper's
+/// proxy): the turn ends with how the CLI ended, and the process goes
+/// with the CLI's group. The wait for the end of stdout after the exit
+/// was half a second of silence per read, so a writer that never fell
+/// silent kept the turn open for ever (threats.md class 3: every deadline
+/// covers the whole exchange).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_while_its_child_writes_on_ends_the_turn() {
+    a_cli_ends_while_its_child_writes(
+        r#"while :; do echo "not json, on and on"; sleep 0.05; done"#,
+    )
+    .await;
+}
+
+/// The same with a process that floods the pipe (`yes`): never silent,
+/// and no read ever waits for it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cli_that_ends_while_its_child_floods_stdout_ends_the_turn() {
+    a_cli_ends_while_its_child_writes("exec yes").await;
 }
