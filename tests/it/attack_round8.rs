@@ -208,3 +208,47 @@ async fn a_cli_that_ends_while_its_child_writes_on_ends_the_turn() {
 async fn a_cli_that_ends_while_its_child_floods_stdout_ends_the_turn() {
     a_cli_ends_while_its_child_writes("exec yes").await;
 }
+
+/// Ctrl-L at the chat's trust question leaves the question on the screen
+/// (the bell rings): what `y` trusts (the folder, the hooks and servers
+/// that would load) stays in sight until it is answered. Before, the
+/// screen was cleared and the answer's prompt drawn alone at its top
+/// (`y trust it · n start without them ›`), its question gone.
+#[test]
+fn ctrl_l_at_the_trust_question_keeps_the_question_in_sight() {
+    let fake = Fake::after_init(vec![]);
+    let base = std::fs::canonicalize(fake.record.path()).unwrap();
+    let home = base.join("home");
+    let dir = base.join("work");
+    std::fs::create_dir_all(dir.join(".claude")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        dir.join(".claude/settings.json"),
+        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    let mut c = claudio(&fake);
+    c.env("XDG_DATA_HOME", &home)
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SANDBOXED")
+        .current_dir(&dir);
+    let mut t = Term::spawn(c);
+    t.wait_for("y trust it");
+    // a key after Ctrl-L: its drawing says the Ctrl-L was taken
+    t.send(b"\x0cn");
+    let rows = t.wait_rows("the n typed after Ctrl-L", |rows| {
+        rows.iter().any(|r| r.contains("n start without them › n"))
+    });
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("Do you trust the files in this folder?")),
+        "{}",
+        rows.join("\n")
+    );
+    t.send(b"\r");
+    t.wait_for("not loaded");
+    t.ctrl_d();
+    assert_eq!(t.wait(20).code(), Some(0));
+}
