@@ -1076,32 +1076,31 @@ exit 0"#).await;
     );
 }
 
-/// A launcher (a wrapper script that runs the real CLI in the background)
-/// that starts the real CLI and exits before it: the session goes on for as long as the real
-/// CLI runs, through a silence, and ends with it. Before, half a second's
-/// silence after the launcher's exit was taken as the end of the CLI's
-/// stdout: the session ended, its group (the real CLI) was killed, and the
-/// turn's result never came.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_launcher_that_exits_first_leaves_the_real_cli_its_session() {
+/// A session whose CLI is a launcher (a wrapper script that runs the real
+/// CLI in the background and exits before it), the real CLI `real` (a
+/// shell script that answers `initialize`, then runs `turn` when the
+/// prompt comes and reads on): the client and the real CLI's pid.
+async fn launched(dir: &std::path::Path, turn: &str) -> (Client, i32) {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("real.pid");
-    let real = dir.path().join("real-claude");
+    let pidfile = dir.join("real.pid");
+    let real = dir.join("real-claude");
     std::fs::write(
         &real,
-        r#"#!/bin/sh
+        format!(
+            r#"#!/bin/sh
 echo $$ > "$PIDFILE.tmp" && mv "$PIDFILE.tmp" "$PIDFILE"
 read -r line
 id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
-printf '{"type":"control_response","response":{"subtype":"success","request_id":"%s","response":{}}}\n' "$id"
+printf '{{"type":"control_response","response":{{"subtype":"success","request_id":"%s","response":{{}}}}}}\n' "$id"
 read -r line
-printf '{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"from the real CLI"}\n'
+{turn}
+printf '{{"type":"result","subtype":"success","is_error":false,"session_id":"s","num_turns":1,"result":"from the real CLI"}}\n'
 read -r line
-"#,
+"#
+        ),
     )
     .unwrap();
-    let cli = dir.path().join("claude");
+    let cli = dir.join("claude");
     // its stdin handed on past the shell's /dev/null for a `cmd &`
     std::fs::write(
         &cli,
@@ -1121,13 +1120,12 @@ exit 0
         .init_timeout(Duration::from_secs(60));
     let client = Client::connect(options).await.unwrap();
     let pid: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
-    // a silence of six times the half second that was the end: the real
-    // CLI, whatever it does, is not killed in it
-    let until = std::time::Instant::now() + Duration::from_secs(3);
-    while alive(pid) && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(alive(pid), "the real CLI was killed in a silence");
+    (client, pid)
+}
+
+/// The turn of a [`launched`] session: the real CLI's result, and the
+/// real CLI gone with the session.
+async fn the_real_cli_answers(client: Client, pid: i32) {
     client.send("hi").await.unwrap();
     match last_of_turn(&client, Duration::from_secs(120)).await {
         Some(Some(Ok(Message::Result(r)))) => {
@@ -1140,6 +1138,42 @@ exit 0
         gone_within(pid, Duration::from_secs(10)),
         "the real CLI outlived the session"
     );
+}
+
+/// A launcher that starts the real CLI and exits before it: the session
+/// goes on for as long as the real CLI runs, through a silence, and ends
+/// with it. Before, half a second's silence after the launcher's exit was
+/// taken as the end of the CLI's stdout: the session ended, its group (the
+/// real CLI) was killed, and the turn's result never came.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_launcher_that_exits_first_leaves_the_real_cli_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let (client, pid) = launched(dir.path(), ":").await;
+    // a silence of six times the half second that was the end: the real
+    // CLI, whatever it does, is not killed in it
+    let until = std::time::Instant::now() + Duration::from_secs(3);
+    while alive(pid) && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(alive(pid), "the real CLI was killed in a silence");
+    the_real_cli_answers(client, pid).await;
+}
+
+/// A launcher's real CLI that writes on for longer than a process left
+/// behind may (never silent, past the 5 s a leftover writer is given once
+/// the CLI has exited) is the CLI, and its turn's result comes: the bound
+/// on what a leftover writes is for what cannot be the CLI.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_launcher_s_real_cli_that_writes_on_is_read_to_its_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let writes_on = r#"i=0
+while [ $i -lt 28 ]; do
+  printf '{"type":"system","subtype":"status","n":%s}\n' "$i"
+  sleep 0.25
+  i=$((i+1))
+done"#;
+    let (client, pid) = launched(dir.path(), writes_on).await;
+    the_real_cli_answers(client, pid).await;
 }
 
 /// A CLI that ends on its own mid-turn (a crash) takes what it left in its

@@ -9,6 +9,7 @@ mod ask;
 mod attack_round5;
 mod attack_round6;
 mod attack_round7;
+mod attack_round8;
 mod chat;
 mod client;
 mod config_doctor;

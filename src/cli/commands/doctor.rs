@@ -608,9 +608,9 @@ struct ShellWord {
 }
 
 /// The words of the first simple command of `command`, as a POSIX shell
-/// splits them (quotes, escapes, `$(…)` and backquotes keep their spaces),
-/// and whether more follows it (`;`, `&`, `|`, a redirection, a newline,
-/// a parenthesis).
+/// splits them (quotes, escapes, `$(…)`, `${…}` and backquotes keep their
+/// spaces; only a space or a tab splits), and whether more follows it
+/// (`;`, `&`, `|`, a redirection, a newline, a parenthesis).
 fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
     let mut words = Vec::new();
     let mut raw = String::new();
@@ -642,7 +642,9 @@ fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
             }
             (Some('"'), '"') if depth == 0 && !backquoted => quote = None,
             (None, '\'' | '"') if depth == 0 && !backquoted => quote = Some(c),
-            (_, '$') if chars.peek() == Some(&'(') => {
+            // `$(…)`, and `${…}` as it keeps its spaces too
+            // (`AUTH=${T:-Bearer sk-…} program`)
+            (_, '$') if matches!(chars.peek(), Some('(' | '{')) => {
                 raw.push(c);
                 word.push(c);
                 let open = chars.next().unwrap_or('(');
@@ -651,7 +653,7 @@ fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
                 depth += 1;
                 continue;
             }
-            (_, ')') if depth > 0 => {
+            (_, ')' | '}') if depth > 0 => {
                 depth -= 1;
                 word.push(c);
             }
@@ -660,7 +662,9 @@ fn first_command(command: &str) -> (Vec<ShellWord>, bool) {
                 backquoted = !backquoted;
                 word.push(c);
             }
-            (None, c) if depth == 0 && !backquoted && c.is_whitespace() && c != '\n' => {
+            // a blank: a space or a tab, as the shell's (a no-break
+            // space is a word's letter there)
+            (None, ' ' | '\t') if depth == 0 && !backquoted => {
                 end(&mut raw, &mut word, &mut words);
                 continue;
             }
@@ -799,6 +803,26 @@ mod tests {
                 "claudio-statusline --format {model}|K=sk-ant-secret6 tee x",
                 "claudio-statusline --format {model} …",
             ),
+            // a parameter expansion keeps its spaces as `$(…)` does, and
+            // only a space or a tab splits words (a no-break space does
+            // not, an ideographic one neither)
+            (
+                "AUTH=${TOKEN:-Bearer sk-ant-secret8} npx ccusage",
+                "npx … (not claudio's)",
+            ),
+            (
+                "AUTH=${TOKEN:-${A:-x} sk-ant-secret8} npx",
+                "npx (not claudio's)",
+            ),
+            (
+                "AUTH=Bearer\u{a0}sk-ant-secret9 npx ccusage",
+                "npx … (not claudio's)",
+            ),
+            (
+                "AUTH=Bearer\u{3000}sk-ant-secret9 npx",
+                "npx (not claudio's)",
+            ),
+            ("NO_COLOR=1\tclaudio-statusline", "claudio-statusline"),
         ] {
             let (_, d, _) = verdict(Some(&json(command)), &on_path);
             assert_eq!(d, want, "{command}");

@@ -165,6 +165,15 @@ mod tests {
     #[test]
     fn a_recorded_head_is_a_detached_head_only_in_a_detached_repository() {
         let d = tempfile::tempdir().unwrap();
+        // a temporary folder inside a repository (TMPDIR in a checkout,
+        // whose HEAD a CI leaves detached) has no plain folder in it
+        if head(d.path()).is_some() {
+            eprintln!(
+                "SKIPPED a_recorded_head_is_a_detached_head_only_in_a_detached_repository: the temporary folder {} is inside a git repository",
+                d.path().display()
+            );
+            return;
+        }
         let plain = d.path().join("plain");
         std::fs::create_dir_all(&plain).unwrap();
         let repo = d.path().join("repo");

@@ -757,8 +757,11 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
     let mut reader = LineReader::new(stdout, max_line);
     let mut batch = 0;
     let mut run = TextRun::default();
-    // whether the CLI has exited (its stdout may stay open)
-    let mut exited = false;
+    // once the CLI has exited (its stdout may stay open): how long the
+    // reads may still wait, in all
+    let mut exited: Option<Duration> = None;
+    // the bytes read from it when its exit was seen
+    let mut read_at_exit: Option<u64> = None;
     loop {
         // The whole lines a read brought, UTF-8 checked at once: each as
         // `read_one` would read it, with nothing to wait for between them.
@@ -800,6 +803,22 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
             }
             shared.touch();
             continue;
+        }
+        // once the CLI has exited: reads that waited EXIT_DRAIN_TOTAL in
+        // all, or brought more than its pipe could hold, are another
+        // process's, and its stdout ends here, unless a process of its
+        // group can still be the CLI
+        if let (Some(left), Some(from)) = (exited, read_at_exit) {
+            if left.is_zero() || reader.bytes_read() - from > EXIT_DRAIN_BYTES {
+                if shared.supervisor.cli_may_run() {
+                    // the real CLI a launcher started, writing on: its
+                    // output is no other process's
+                    exited = Some(EXIT_DRAIN_TOTAL);
+                    read_at_exit = Some(reader.bytes_read());
+                } else {
+                    reader.end_here();
+                }
+            }
         }
         let runs = shared.coalesce.then_some(&mut run);
         let next = unless_gone(
@@ -844,6 +863,9 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
                 }
             }
         };
+        if exited.is_some() && read_at_exit.is_none() {
+            read_at_exit = Some(reader.bytes_read());
+        }
         shared.touch();
         if let Read::InRun = read {
             if run.bytes() < RUN_BYTES {
@@ -866,34 +888,65 @@ pub(crate) async fn drive(shared: Arc<Shared>, stdout: ChildStdout, max_line: us
 /// waiting for an end of stdout that never comes.
 const EXIT_DRAIN: Duration = STDERR_DRAIN;
 
-/// `read`, unless the CLI has exited (`exited`, set here when the exit is
-/// seen) and nothing more came within [`EXIT_DRAIN`]: `None` then, as the
-/// end of its stdout. What is in the pipe is read however long its reader
-/// takes to take it. A silence is no end while a process of the CLI's
-/// group that can still be the CLI runs ([`Supervisor::cli_may_run`]: the
-/// real CLI a launcher started before it exited); once none does, what it
-/// wrote before it went is in the pipe, and [`EXIT_DRAIN`] reads it.
+/// How long the reads of the CLI's stdout may wait in all once the CLI has
+/// exited and no process of its group can still be the CLI: what it wrote
+/// is in the pipe and is read without a wait, but a process it left behind
+/// that writes on and on, never silent for [`EXIT_DRAIN`] (a `tail -f`, a
+/// proxy's log), kept the session waiting for ever, each read bringing its
+/// next line.
+const EXIT_DRAIN_TOTAL: Duration = Duration::from_secs(5);
+
+/// The most bytes read from the CLI's stdout once it has exited, while no
+/// process of its group can still be the CLI: what it wrote is in the
+/// pipe, which holds 64 KiB by default and 1 MiB at most unless the system
+/// allows more; a process it left behind that floods the pipe (`yes`) is
+/// never silent and never waits.
+const EXIT_DRAIN_BYTES: u64 = 16 << 20;
+
+/// `read`, unless the CLI has exited (`exited`: how long the reads may
+/// still wait, set here when the exit is seen) and nothing more came
+/// within [`EXIT_DRAIN`], or the reads since have waited
+/// [`EXIT_DRAIN_TOTAL`] in all: `None` then, as the end of its stdout.
+/// What is in the pipe is read however long its reader takes to take it
+/// (the time the session takes to route a line is no wait here). A
+/// silence is no end while a process of the CLI's group that can still be
+/// the CLI runs ([`Supervisor::cli_may_run`]: the real CLI a launcher
+/// started before it exited), and its waits count for nothing; once none
+/// does, what it wrote before it went is in the pipe, and one more read
+/// takes it.
 async fn unless_gone<T>(
     shared: &Shared,
-    exited: &mut bool,
+    exited: &mut Option<Duration>,
     read: impl std::future::Future<Output = T>,
 ) -> Option<T> {
     use futures_util::future::{select, Either};
     tokio::pin!(read);
-    if !*exited {
-        let gone = std::pin::pin!(shared.supervisor.wait());
-        match select(read.as_mut(), gone).await {
-            Either::Left((r, _)) => return Some(r),
-            Either::Right(_) => *exited = true,
+    let mut left = match *exited {
+        Some(left) => left,
+        None => {
+            let gone = std::pin::pin!(shared.supervisor.wait());
+            match select(read.as_mut(), gone).await {
+                Either::Left((r, _)) => return Some(r),
+                Either::Right(_) => EXIT_DRAIN_TOTAL,
+            }
         }
-    }
+    };
     loop {
-        if let Ok(r) = tokio::time::timeout(EXIT_DRAIN, read.as_mut()).await {
+        let from = tokio::time::Instant::now();
+        let got = tokio::time::timeout(EXIT_DRAIN.min(left), read.as_mut()).await;
+        left = left.saturating_sub(from.elapsed());
+        if let Ok(r) = got {
+            *exited = Some(left);
             return Some(r);
         }
         if !shared.supervisor.cli_may_run() {
-            return tokio::time::timeout(EXIT_DRAIN, read).await.ok();
+            let from = tokio::time::Instant::now();
+            let got = tokio::time::timeout(EXIT_DRAIN.min(left), read).await.ok();
+            *exited = Some(left.saturating_sub(from.elapsed()));
+            return got;
         }
+        // the real CLI a launcher started: its silence is no end
+        left = EXIT_DRAIN_TOTAL;
     }
 }
 

@@ -44,6 +44,8 @@ pub struct LineReader<R> {
     discarding: bool,
     eof: bool,
     max: usize,
+    /// Bytes read from `inner` so far.
+    read_total: u64,
 }
 
 impl<R> std::fmt::Debug for LineReader<R> {
@@ -72,6 +74,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             discarding: false,
             eof: false,
             max,
+            read_total: 0,
         }
     }
 
@@ -138,6 +141,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 .await?;
             self.start = base;
             self.end = base + n;
+            self.read_total += n as u64;
             if n == 0 {
                 self.eof = true;
             }
@@ -149,6 +153,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// returned, a final line without `\n` too, then the end.
     pub(crate) fn end_here(&mut self) {
         self.eof = true;
+    }
+
+    /// Bytes read from the stream so far.
+    pub(crate) fn bytes_read(&self) -> u64 {
+        self.read_total
     }
 
     /// Whether [`LineReader::next_line`] would answer without reading: a

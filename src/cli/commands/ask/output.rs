@@ -417,6 +417,9 @@ impl<W: Write> Sink<W> {
     }
 
     pub fn finish(&mut self) -> io::Result<()> {
+        // retries nothing else ended (`-o json`: the answer is no text
+        // here; the CLI gone mid-retry): what they came to, all the same
+        self.retried()?;
         if let Some(s) = &self.spinner {
             s.hide();
         }

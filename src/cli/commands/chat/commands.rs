@@ -8,7 +8,6 @@ use super::reports::{context_chart, rules_list};
 use super::screen::{terminal_width, Screen};
 use super::slash::*;
 use super::state::{short_id, Session};
-use crate::cli::sanitize::Sanitizer;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::runtime::Runtime;
@@ -214,7 +213,10 @@ impl Commands<'_> {
         let mut text = String::new();
         for s in &listing.sessions {
             let when = crate::cli::term::time::relative_time(now, s.last_modified);
-            let title = crate::cli::term::text::cut_width(&Sanitizer::clean(&s.title), width);
+            // one row: a title's line breaks and tabs as spaces (a
+            // compaction summary is kept as the CLI wrote it)
+            let title =
+                crate::cli::term::text::cut_width(&crate::cli::term::text::flat(&s.title), width);
             text.push_str(&format!(
                 "  {}  {:>9}  {}\n",
                 self.screen.style().cyan(&short_id(&s.session_id)),

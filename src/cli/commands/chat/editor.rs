@@ -492,7 +492,8 @@ pub fn read_answer(
 /// (`plain` without its style), drawing it as it changes: the prompt's
 /// loop, and the trust question's. Without `actions`, a key the chat
 /// handles itself (Shift-Tab, Esc Esc, Ctrl-G, Ctrl-V) only rings the
-/// bell, the line kept.
+/// bell, the line kept, and so does Ctrl-L (the question above the line
+/// stays on the screen).
 fn edit_line(
     rt: &tokio::runtime::Handle,
     keys: &mut Keys,
@@ -550,6 +551,9 @@ fn edit_line(
                 screen = Drawn::default();
                 screen.draw(line, styled, plain, width);
             }
+            // the trust question's rows above its answer stay in sight
+            // (what `y` trusts): no clear there, the bell
+            Outcome::ClearScreen if !actions => write_now("\x07"),
             Outcome::ClearScreen => {
                 write_now("\x1b[H\x1b[2J");
                 screen = Drawn::default();

@@ -72,12 +72,14 @@ fn prompts_in<'a>(
 
 /// What the chat says once it rewound to before `prompt`: its first line,
 /// made inert before it is shortened (cutting first could leave half an
-/// escape to be shown as text).
+/// escape to be shown as text), each tab a space (the terminal moved to
+/// its next tab stop, past the width counted).
 pub fn rewound_notice(prompt: &str) -> String {
     let clean = Sanitizer::clean(prompt);
+    let first = clean.lines().next().unwrap_or("").replace('\t', " ");
     format!(
         "rewound to before “{}”; it is back in the input line",
-        crate::cli::term::text::cut_width(clean.lines().next().unwrap_or(""), 40)
+        crate::cli::term::text::cut_width(&first, 40)
     )
 }
 
@@ -447,6 +449,25 @@ mod tests {
                 "rewound to before “{}tail”; it is back in the input line",
                 "x".repeat(36)
             )
+        );
+    }
+
+    /// A prompt's tabs are spaces in the notice: a tab went to the
+    /// terminal, which moved to its next tab stop past the width the wrap
+    /// counted (none, for a tab), as a sub-agent's summary did
+    /// (threats.md class 11).
+    #[test]
+    fn the_rewind_notice_draws_no_tab() {
+        let notice = rewound_notice("fix\tthe\t\tparser\nand more");
+        assert_eq!(
+            notice,
+            "rewound to before “fix the  parser”; it is back in the input line"
+        );
+        let long = rewound_notice(&format!("{}x", "\t".repeat(60)));
+        assert!(!long.contains('\t'), "{long:?}");
+        assert!(
+            crate::cli::term::wrap::visible_width(&long) <= 100,
+            "{long:?}"
         );
     }
 
