@@ -14,7 +14,6 @@ use super::scan::{
 use super::time::{millis_of, parse_iso_millis};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One session, as listed. Serialized, it has the fields and values of the
@@ -819,38 +818,40 @@ fn is_finished_message(v: &Value) -> bool {
 }
 
 /// Whether a transcript holds chained messages (`"parentUuid":`), looking
-/// at its ends and then at most 16 MiB of it.
-fn has_messages(path: &Path) -> bool {
-    const NEEDLE: &[u8] = b"\"parentUuid\":";
+/// at its ends and then, when they hold none, at the whole file through
+/// the store's one line reader ([`Transcript`](super::lines::Transcript)):
+/// a block of whole lines at a time in bounded memory, an archived file
+/// decompressed as it is read, a line of
+/// [`MAX_LINE`](super::lines::MAX_LINE) bytes or more passed over as the
+/// full read passes it over. The SDK's read stops at 16 MiB and says yes
+/// there: a session continued in one holding no message after 16 MiB of
+/// other lines was then hidden. `false` when it cannot be read.
+pub(crate) fn has_messages(path: &Path) -> bool {
+    const NEEDLE: &str = "\"parentUuid\":";
     let Ok(Some(ht)) = read_head_tail(path) else {
         return false;
     };
-    if has(&ht.head, "\"parentUuid\":") || has(&ht.tail, "\"parentUuid\":") {
+    if has(&ht.head, NEEDLE) || has(&ht.tail, NEEDLE) {
         return true;
     }
     if ht.size <= HEAD_TAIL_BYTES as u64 {
         return false;
     }
-    let Ok((mut f, _)) = super::either::open_stream(path) else {
+    let Ok(file) = super::lines::Transcript::open(path) else {
         return false;
     };
-    let mut buf = vec![0u8; (1 << 20) + NEEDLE.len()];
-    let (mut keep, mut read) = (0usize, 0usize);
-    while read < 16 << 20 {
-        let n = match f.read(&mut buf[keep..keep + (1 << 20)]) {
-            Ok(0) => return false,
-            Ok(n) => n,
-            Err(_) => return false,
-        };
-        let end = keep + n;
-        if memchr::memmem::find(&buf[..end], NEEDLE).is_some() {
-            return true;
+    let finder = memchr::memmem::Finder::new(NEEDLE);
+    let mut found = false;
+    // a read error after the needle was seen still says so
+    let _ = file.blocks(|block| {
+        found = finder.find(block.bytes).is_some();
+        if found {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
         }
-        keep = NEEDLE.len().min(end);
-        buf.copy_within(end - keep..end, 0);
-        read += n;
-    }
-    true
+    });
+    found
 }
 
 #[cfg(test)]
@@ -1158,6 +1159,102 @@ mod tests {
             e.to_string(),
             format!("session {ID} was continued in session {NEXT}, which is listed in its place")
         );
+    }
+
+    /// The transcript of the session one continued in, `before` bytes of
+    /// other lines (no message) and then a message or not, lines ended
+    /// with `eol`, then `after` bytes of other lines.
+    fn continued_transcript(before: usize, message: bool, after: usize, eol: &str) -> Vec<u8> {
+        let blob = |n: usize| {
+            serde_json::json!({"type": "api-request-blob", "sessionId": NEXT,
+                "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+            .to_string()
+        };
+        let blob_of = |bytes: usize| blob(bytes.saturating_sub(blob(0).len() + eol.len()));
+        let mut out = String::new();
+        if before > 0 {
+            out += &blob_of(before);
+            out += eol;
+        }
+        if message {
+            out += PROMPT;
+            out += eol;
+        }
+        if after > 0 {
+            out += &blob_of(after);
+            out += eol;
+        }
+        out.into_bytes()
+    }
+
+    /// The full read's answer to whether a transcript holds chained
+    /// messages: a line of it, read whole, says `"parentUuid":`.
+    fn full_read_has_messages(bytes: &[u8]) -> bool {
+        bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| l.len() < super::super::lines::MAX_LINE)
+            .any(|l| memchr::memmem::find(l, b"\"parentUuid\":").is_some())
+    }
+
+    /// Whether the session continued in holds messages, as the listing
+    /// reads it, is the full read's answer wherever its first message
+    /// lies, or when it holds none: past 16 MiB too, where the listing
+    /// once stopped reading and said it held some, so a session continued
+    /// in one holding none after 16 MiB of other lines was not listed.
+    #[test]
+    fn a_continued_in_session_s_messages_past_16_mib_are_read_for() {
+        const M16: usize = 16 << 20;
+        for (before, message, after) in [
+            (M16 + 100, false, 0),
+            (M16 + 100, true, 1_000),
+            (M16 - 200, true, 200_000),
+            (M16 + (2 << 20), true, 70_000),
+            (300_000, false, M16),
+        ] {
+            let bytes = continued_transcript(before, message, after, "\n");
+            let what = format!("{before} {message} {after}");
+            let d = tempfile::tempdir().unwrap();
+            let next = d.path().join(format!("{NEXT}.jsonl"));
+            std::fs::write(&next, &bytes).unwrap();
+            assert_eq!(has_messages(&next), message, "{what}");
+            assert_eq!(full_read_has_messages(&bytes), message, "{what}");
+            let done = r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","stop_reason":"end_turn","content":[]}}"#;
+            let mark = format!(
+                r#"{{"type":"continued-in","continuedInSessionId":"{NEXT}","sessionId":"{ID}"}}"#
+            );
+            let p = write(d.path(), ID, &[PROMPT, done, &mark]);
+            match session_info(&p, ID) {
+                Ok(i) => assert!(!message, "{what}: listed as {}", i.summary),
+                Err(e) => assert!(
+                    message && matches!(e, StoreError::ContinuedIn { .. }),
+                    "{what}: {e:?}"
+                ),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 8,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Any place of the first message around and past 16 MiB, or none,
+        /// LF or CRLF: the listing's answer is the full read's.
+        #[test]
+        fn any_continued_in_session_s_messages_are_the_full_read_s(
+            before in (16usize << 20) - 4_000..(16 << 20) + 2_000_000,
+            message in proptest::bool::ANY,
+            after in proptest::prop_oneof![0usize..70_000, 130_000usize..300_000],
+            crlf in proptest::bool::ANY,
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let bytes = continued_transcript(before, message, after, eol);
+            let d = tempfile::tempdir().unwrap();
+            let next = d.path().join(format!("{NEXT}.jsonl"));
+            std::fs::write(&next, &bytes).unwrap();
+            proptest::prop_assert_eq!(has_messages(&next), full_read_has_messages(&bytes));
+        }
     }
 
     #[test]
