@@ -132,7 +132,8 @@ impl Entry {
 
     /// The assistant's answer in this entry: its text blocks joined by a
     /// newline; `None` for other entries, or one with no text (a tool call
-    /// alone).
+    /// alone) or only white space, as JavaScript's `trim()` takes it (a
+    /// prompt's rule: [`trim_prompt`](crate::store::trim_prompt)).
     ///
     /// ```
     /// let e = claudio::store::Entry::parse(
@@ -151,7 +152,7 @@ impl Entry {
             .filter_map(|b| b.get("text").and_then(Value::as_str))
             .collect::<Vec<_>>()
             .join("\n");
-        (!text.trim().is_empty()).then_some(text)
+        (!js_trim(&text).is_empty()).then_some(text)
     }
 }
 
@@ -884,6 +885,85 @@ mod tests {
             let js = matches!(c as u32, 0x9..=0xd | 0x20 | 0xa0 | 0x1680 | 0x2000..=0x200a
                 | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 | 0xfeff);
             assert_eq!(super::is_js_space(c), js, "U+{:04X}", c as u32);
+        }
+    }
+
+    /// An answer of U+0085 alone is one (JavaScript's trim keeps it, as
+    /// the claude TUI shows it); one of U+FEFF alone is none (JavaScript
+    /// trims it): Rust's `str::trim`, once the answer's rule, says the
+    /// opposite of each.
+    #[test]
+    fn an_answer_of_white_space_is_told_as_a_prompt_is() {
+        let answer = |t: &str| {
+            super::Entry::parse(
+                &serde_json::json!({"type": "assistant",
+                    "message": {"content": [{"type": "text", "text": t}]}})
+                .to_string(),
+            )
+            .unwrap()
+            .answer()
+        };
+        assert_eq!(answer("\u{85}").as_deref(), Some("\u{85}"));
+        assert_eq!(answer("\u{feff}"), None);
+        assert_eq!(answer(" \u{3000}\n"), None);
+    }
+
+    /// Text of white space of either kind (JavaScript's, Rust's, neither's:
+    /// U+0085 Rust's only, U+FEFF JavaScript's only, U+180E, U+200B and
+    /// U+001C neither's) and a letter or not.
+    fn spaced() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(
+            prop_oneof![
+                4 => proptest::sample::select(&[
+                    ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{85}', '\u{a0}',
+                    '\u{1680}', '\u{180e}', '\u{2000}', '\u{200a}', '\u{200b}', '\u{2028}',
+                    '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
+                ][..]),
+                1 => Just('a'),
+            ],
+            0..4,
+        )
+        .prop_map(|cs| cs.into_iter().collect())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 512,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Text blocks of white space of either kind (JavaScript's, Rust's,
+        /// neither's) and a letter or not: an assistant entry has an answer
+        /// exactly when a user entry of the same blocks has text, by
+        /// JavaScript's white space (ECMAScript's list, written out here)
+        /// as the claude TUI trims; the answer is the blocks' text joined.
+        #[test]
+        fn an_answer_s_emptiness_is_the_prompt_s_and_javascript_s(
+            blocks in proptest::collection::vec(spaced(), 1..3),
+        ) {
+            let content: Vec<serde_json::Value> = blocks
+                .iter()
+                .map(|t| serde_json::json!({"type": "text", "text": t}))
+                .collect();
+            let entry = |kind: &str| {
+                super::Entry::parse(
+                    &serde_json::json!({"type": kind, "message": {"content": content}})
+                        .to_string(),
+                )
+                .unwrap()
+            };
+            let joined = blocks.join("\n");
+            let js_blank = joined.chars().all(|c| {
+                matches!(c as u32, 0x9..=0xd | 0x20 | 0xa0 | 0x1680 | 0x2000..=0x200a
+                    | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 | 0xfeff)
+            });
+            let answer = entry("assistant").answer();
+            proptest::prop_assert_eq!(answer.is_none(), js_blank);
+            proptest::prop_assert_eq!(answer.is_some(), entry("user").user_text().is_some());
+            if let Some(a) = answer {
+                proptest::prop_assert_eq!(a, joined);
+            }
         }
     }
 

@@ -14,7 +14,6 @@ use super::scan::{
 use super::time::{millis_of, parse_iso_millis};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One session, as listed. Serialized, it has the fields and values of the
@@ -148,6 +147,19 @@ pub(crate) fn scan_ends_facts(
     project: Option<Project<'_>>,
     side: bool,
 ) -> (Scanned, Option<(EndsFacts, Seen)>) {
+    scan_ends_facts_from(path, session_id, ends, project, side, 0)
+}
+
+/// [`scan_ends_facts`] of a transcript whose whole lines up to `from` are
+/// known to hold no prompt typed as one ([`EndsFacts::read_past_head_from`]).
+pub(crate) fn scan_ends_facts_from(
+    path: &Path,
+    session_id: &str,
+    ends: std::io::Result<Option<Ends<'_>>>,
+    project: Option<Project<'_>>,
+    side: bool,
+    from: u64,
+) -> (Scanned, Option<(EndsFacts, Seen)>) {
     let ht = match ends {
         Ok(Some(ht)) => ht,
         Ok(None) => return (Scanned::Skipped(SkipReason::Empty), None),
@@ -159,7 +171,7 @@ pub(crate) fn scan_ends_facts(
         }
     };
     let mut facts = EndsFacts::of(ht);
-    facts.read_past_head(path, ht);
+    facts.read_past_head_from(path, ht, from);
     let side_dir = path.with_file_name(session_id);
     let mark = side.then(|| read_archived(&side_dir)).flatten();
     if mark.is_some_and(|a| a.archived) {
@@ -411,6 +423,12 @@ pub(crate) struct EndsFacts {
     /// when `typed_read`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_typed_ms: Option<i64>,
+    /// When the file past the head was read for the first prompt typed as
+    /// one and held none ([`EndsFacts::read_past_head`]): how far its
+    /// whole lines were read, so that once the transcript has grown the
+    /// listing index has only what was appended read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_head_read: Option<u64>,
 }
 
 fn nonempty(s: Option<String>) -> Option<String> {
@@ -501,6 +519,7 @@ impl EndsFacts {
             tag,
             typed_read: false,
             last_typed_ms: None,
+            past_head_read: None,
         }
     }
 }
@@ -526,6 +545,15 @@ impl EndsFacts {
     /// found is kept in the listing index with the rest of the facts, so
     /// an unchanged transcript is read so once.
     pub(crate) fn read_past_head(&mut self, path: &Path, ends: Ends<'_>) {
+        self.read_past_head_from(path, ends, 0);
+    }
+
+    /// [`read_past_head`](Self::read_past_head) of a transcript whose
+    /// whole lines up to `from` (a line's start) are known to hold no
+    /// prompt typed as one: a plain file grown by appending since the
+    /// listing index read it that far ([`past_head_read`](Self::past_head_read)),
+    /// read from there. An archived one is read from its start.
+    pub(crate) fn read_past_head_from(&mut self, path: &Path, ends: Ends<'_>, from: u64) {
         let titled = any_title([
             &self.tail_custom,
             &self.tail_ai,
@@ -540,8 +568,16 @@ impl EndsFacts {
         {
             return;
         }
-        self.first_real = match first_real_in_file(path) {
-            Ok(found) => found,
+        let from = if super::open::is_packed(path) || from > ends.size {
+            0
+        } else {
+            from
+        };
+        self.first_real = match first_real_in_file(path, from) {
+            Ok((found, read_to)) => {
+                self.past_head_read = found.is_none().then_some(read_to);
+                found
+            }
             Err(_) => nonempty(first_real_prompt(ends.tail)),
         };
     }
@@ -554,24 +590,39 @@ impl EndsFacts {
 /// prompt lies (a prompt past 16 MiB was once not looked for), a line of
 /// [`MAX_LINE`](super::lines::MAX_LINE) bytes or more passed over as the
 /// full read passes it over, so memory stays within the reader's bound.
-/// `Ok(None)` when there is none; an error when it cannot be read (after
-/// what was read before it, if that held none).
-fn first_real_in_file(path: &Path) -> StoreResult<Option<String>> {
+/// Read from `from` (a line's start in a plain file; 0 for an archived
+/// one). `Ok((None, end))` when there is none, `end` where the last whole
+/// line read ends (a last line with no newline yet, which the CLI may be
+/// writing, is read again next time); an error when it cannot be read
+/// (after what was read before it, if that held none).
+fn first_real_in_file(path: &Path, from: u64) -> StoreResult<(Option<String>, u64)> {
+    let file = if from == 0 {
+        super::lines::Transcript::open(path)?
+    } else {
+        use std::io::Seek;
+        let (mut file, meta) = super::open::open_regular(path)?;
+        file.seek(std::io::SeekFrom::Start(from))
+            .map_err(super::error::io_err(path))?;
+        super::lines::Transcript::from_parts(Box::new(file), meta, path)
+    };
     let mut found = None;
-    let read = super::lines::Transcript::open(path)?.blocks(|block| {
+    let mut read_to = from;
+    let read = file.blocks(|block| {
         // invalid bytes never span a newline: the block's text is each
         // line's, as the full read decodes it
         let text = String::from_utf8_lossy(block.bytes);
         found = nonempty(first_real_prompt(&text));
         if found.is_some() {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
+            return std::ops::ControlFlow::Break(());
         }
+        if let Some(i) = memchr::memrchr(b'\n', block.bytes) {
+            read_to = from + block.offset + i as u64 + 1;
+        }
+        std::ops::ControlFlow::Continue(())
     });
     match (found, read) {
         (None, Err(e)) => Err(e),
-        (found, _) => Ok(found),
+        (found, _) => Ok((found, read_to)),
     }
 }
 
@@ -819,38 +870,40 @@ fn is_finished_message(v: &Value) -> bool {
 }
 
 /// Whether a transcript holds chained messages (`"parentUuid":`), looking
-/// at its ends and then at most 16 MiB of it.
-fn has_messages(path: &Path) -> bool {
-    const NEEDLE: &[u8] = b"\"parentUuid\":";
+/// at its ends and then, when they hold none, at the whole file through
+/// the store's one line reader ([`Transcript`](super::lines::Transcript)):
+/// a block of whole lines at a time in bounded memory, an archived file
+/// decompressed as it is read, a line of
+/// [`MAX_LINE`](super::lines::MAX_LINE) bytes or more passed over as the
+/// full read passes it over. The SDK's read stops at 16 MiB and says yes
+/// there: a session continued in one holding no message after 16 MiB of
+/// other lines was then hidden. `false` when it cannot be read.
+pub(crate) fn has_messages(path: &Path) -> bool {
+    const NEEDLE: &str = "\"parentUuid\":";
     let Ok(Some(ht)) = read_head_tail(path) else {
         return false;
     };
-    if has(&ht.head, "\"parentUuid\":") || has(&ht.tail, "\"parentUuid\":") {
+    if has(&ht.head, NEEDLE) || has(&ht.tail, NEEDLE) {
         return true;
     }
     if ht.size <= HEAD_TAIL_BYTES as u64 {
         return false;
     }
-    let Ok((mut f, _)) = super::either::open_stream(path) else {
+    let Ok(file) = super::lines::Transcript::open(path) else {
         return false;
     };
-    let mut buf = vec![0u8; (1 << 20) + NEEDLE.len()];
-    let (mut keep, mut read) = (0usize, 0usize);
-    while read < 16 << 20 {
-        let n = match f.read(&mut buf[keep..keep + (1 << 20)]) {
-            Ok(0) => return false,
-            Ok(n) => n,
-            Err(_) => return false,
-        };
-        let end = keep + n;
-        if memchr::memmem::find(&buf[..end], NEEDLE).is_some() {
-            return true;
+    let finder = memchr::memmem::Finder::new(NEEDLE);
+    let mut found = false;
+    // a read error after the needle was seen still says so
+    let _ = file.blocks(|block| {
+        found = finder.find(block.bytes).is_some();
+        if found {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
         }
-        keep = NEEDLE.len().min(end);
-        buf.copy_within(end - keep..end, 0);
-        read += n;
-    }
-    true
+    });
+    found
 }
 
 #[cfg(test)]
@@ -1160,6 +1213,102 @@ mod tests {
         );
     }
 
+    /// The transcript of the session one continued in, `before` bytes of
+    /// other lines (no message) and then a message or not, lines ended
+    /// with `eol`, then `after` bytes of other lines.
+    fn continued_transcript(before: usize, message: bool, after: usize, eol: &str) -> Vec<u8> {
+        let blob = |n: usize| {
+            serde_json::json!({"type": "api-request-blob", "sessionId": NEXT,
+                "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+            .to_string()
+        };
+        let blob_of = |bytes: usize| blob(bytes.saturating_sub(blob(0).len() + eol.len()));
+        let mut out = String::new();
+        if before > 0 {
+            out += &blob_of(before);
+            out += eol;
+        }
+        if message {
+            out += PROMPT;
+            out += eol;
+        }
+        if after > 0 {
+            out += &blob_of(after);
+            out += eol;
+        }
+        out.into_bytes()
+    }
+
+    /// The full read's answer to whether a transcript holds chained
+    /// messages: a line of it, read whole, says `"parentUuid":`.
+    fn full_read_has_messages(bytes: &[u8]) -> bool {
+        bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| l.len() < super::super::lines::MAX_LINE)
+            .any(|l| memchr::memmem::find(l, b"\"parentUuid\":").is_some())
+    }
+
+    /// Whether the session continued in holds messages, as the listing
+    /// reads it, is the full read's answer wherever its first message
+    /// lies, or when it holds none: past 16 MiB too, where the listing
+    /// once stopped reading and said it held some, so a session continued
+    /// in one holding none after 16 MiB of other lines was not listed.
+    #[test]
+    fn a_continued_in_session_s_messages_past_16_mib_are_read_for() {
+        const M16: usize = 16 << 20;
+        for (before, message, after) in [
+            (M16 + 100, false, 0),
+            (M16 + 100, true, 1_000),
+            (M16 - 200, true, 200_000),
+            (M16 + (2 << 20), true, 70_000),
+            (300_000, false, M16),
+        ] {
+            let bytes = continued_transcript(before, message, after, "\n");
+            let what = format!("{before} {message} {after}");
+            let d = tempfile::tempdir().unwrap();
+            let next = d.path().join(format!("{NEXT}.jsonl"));
+            std::fs::write(&next, &bytes).unwrap();
+            assert_eq!(has_messages(&next), message, "{what}");
+            assert_eq!(full_read_has_messages(&bytes), message, "{what}");
+            let done = r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","stop_reason":"end_turn","content":[]}}"#;
+            let mark = format!(
+                r#"{{"type":"continued-in","continuedInSessionId":"{NEXT}","sessionId":"{ID}"}}"#
+            );
+            let p = write(d.path(), ID, &[PROMPT, done, &mark]);
+            match session_info(&p, ID) {
+                Ok(i) => assert!(!message, "{what}: listed as {}", i.summary),
+                Err(e) => assert!(
+                    message && matches!(e, StoreError::ContinuedIn { .. }),
+                    "{what}: {e:?}"
+                ),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 8,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Any place of the first message around and past 16 MiB, or none,
+        /// LF or CRLF: the listing's answer is the full read's.
+        #[test]
+        fn any_continued_in_session_s_messages_are_the_full_read_s(
+            before in (16usize << 20) - 4_000..(16 << 20) + 2_000_000,
+            message in proptest::bool::ANY,
+            after in proptest::prop_oneof![0usize..70_000, 130_000usize..300_000],
+            crlf in proptest::bool::ANY,
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let bytes = continued_transcript(before, message, after, eol);
+            let d = tempfile::tempdir().unwrap();
+            let next = d.path().join(format!("{NEXT}.jsonl"));
+            std::fs::write(&next, &bytes).unwrap();
+            proptest::prop_assert_eq!(has_messages(&next), full_read_has_messages(&bytes));
+        }
+    }
+
     #[test]
     fn continuation_marks() {
         let id = "11111111-2222-4333-8444-555555555555";
@@ -1308,6 +1457,127 @@ mod tests {
                 panic!("{what}: {got:?}")
             };
             assert_eq!(Some(info.title), full, "{what}: {pass}");
+        }
+    }
+
+    /// The title of the transcript at `path` in a listing with the index
+    /// `index` (written after it), and in one without.
+    fn titles_with_and_without_index(path: &Path, index: &Path) -> (String, String) {
+        let id = "78d31f88-05f9-4be9-8f8d-21b54ebe537a";
+        let i = crate::store::list_index::ListIndex::with_racy(index.to_path_buf(), 0);
+        let got = crate::store::list_index::scan_file_indexed(path, id, None, true, &i);
+        i.finish(false);
+        let Scanned::Session(with) = got else {
+            panic!("{got:?}")
+        };
+        let Scanned::Session(without) = scan_file(path, id, None, true) else {
+            panic!("not listed")
+        };
+        (with.title, without.title)
+    }
+
+    /// A growing session with no prompt past its head: a listing reads
+    /// only what was appended since the index read it. What was read
+    /// before is not read again: a prompt written over it in place (no
+    /// writer does; the CLI appends) is not seen by the next listing,
+    /// where the full reading of every listing saw it.
+    #[test]
+    fn a_grown_transcript_has_only_what_was_appended_read() {
+        // the commands, then three filler lines of 100 KB: the second
+        // neither in the head nor in the tail
+        let bytes = past_head_transcript(300_000, 5, 400_000, "\n");
+        let text = String::from_utf8(bytes).unwrap();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let commands = lines[0].to_owned() + lines[1];
+        let filler_line = |n: usize| {
+            serde_json::json!({"type": "api-request-blob",
+                "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+            .to_string()
+                + "\n"
+        };
+        let head = commands + &filler_line(100_000) + &filler_line(100_000) + &filler_line(100_000);
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("78d31f88-05f9-4be9-8f8d-21b54ebe537a.jsonl");
+        let index = d.path().join("list-index");
+        std::fs::write(&path, &head).unwrap();
+        let (with, without) = titles_with_and_without_index(&path, &index);
+        assert_eq!(with, without);
+        // the second filler line becomes a prompt of the same length, in
+        // place; a prompt is appended after it all
+        let second = lines[0].len() + lines[1].len() + filler_line(100_000).len();
+        let planted = serde_json::json!({"type": "user",
+            "message": {"role": "user", "content": "planted"}})
+        .to_string();
+        let mut bytes = head.as_bytes().to_vec();
+        bytes[second..second + planted.len()].copy_from_slice(planted.as_bytes());
+        bytes[second + planted.len()..second + filler_line(100_000).len() - 1].fill(b' ');
+        let first = text[..text.find("first ").unwrap()].rfind('\n').unwrap() + 1;
+        let appended = text.as_bytes()[first..].to_vec();
+        {
+            use std::io::{Seek, Write};
+            let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            f.seek(std::io::SeekFrom::Start(0)).unwrap();
+            f.write_all(&bytes).unwrap();
+            f.write_all(&appended).unwrap();
+        }
+        let (with, without) = titles_with_and_without_index(&path, &index);
+        assert_eq!(without, "planted", "the full reading");
+        assert!(with.starts_with("first"), "read again: {with}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 24,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// A session that began with a `!` command, its first prompt
+        /// anywhere past its head or none, appended to in pieces cut at any
+        /// byte (a line half written when a listing reads it), LF or CRLF:
+        /// each listing with the index, which reads only what was appended
+        /// since, titles it as a listing without one does, and as the full
+        /// read of the bytes there.
+        #[test]
+        fn a_listing_of_a_growing_transcript_is_the_full_reading_s(
+            start in 70_000usize..400_000,
+            none in proptest::bool::ANY,
+            crlf in proptest::bool::ANY,
+            cuts in proptest::collection::vec(0.0f64..1.0, 1..6),
+        ) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let bytes = past_head_transcript(start, 30, start + 200_000, eol);
+            let bytes = if none {
+                // no prompt at all past the head: only the commands and filler
+                let text = String::from_utf8(bytes).unwrap();
+                text.split(eol)
+                    .filter(|l| !l.contains("first ") && !l.contains("later"))
+                    .collect::<Vec<_>>()
+                    .join(eol)
+                    .into_bytes()
+            } else {
+                bytes
+            };
+            let mut at: Vec<usize> = cuts.iter().map(|c| 65_536 + (c * (bytes.len() - 65_536) as f64) as usize).collect();
+            at.push(bytes.len());
+            at.sort();
+            let d = tempfile::tempdir().unwrap();
+            let path = d.path().join("78d31f88-05f9-4be9-8f8d-21b54ebe537a.jsonl");
+            let index = d.path().join("list-index");
+            std::fs::write(&path, b"").unwrap();
+            let mut written = 0;
+            for end in at {
+                {
+                    use std::io::Write;
+                    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                    f.write_all(&bytes[written..end]).unwrap();
+                }
+                written = end;
+                let (with, without) = titles_with_and_without_index(&path, &index);
+                proptest::prop_assert_eq!(&with, &without, "{} of {}", end, bytes.len());
+                if let Some(full) = full_read_title(&bytes[..end]) {
+                    proptest::prop_assert_eq!(&with, &full, "{} of {}", end, bytes.len());
+                }
+            }
         }
     }
 

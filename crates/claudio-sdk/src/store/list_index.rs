@@ -31,7 +31,8 @@
 
 use super::either::with_ends;
 use super::info::{
-    archive_state_kept, scan_ends_facts, scan_facts, scan_file, EndsFacts, Project, Scanned, Seen,
+    archive_state_kept, scan_ends_facts_from, scan_facts, scan_file, EndsFacts, Project, Scanned,
+    Seen,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -62,8 +63,10 @@ const FILE_NAME: &str = "list-index";
 /// blocks is titled by its first that is a prompt on its own; 11 since that
 /// prompt is looked for however far in the file it lies, not in its first
 /// 16 MiB alone; 12 since blank text is JavaScript's white space, as the
-/// TUI's: a prompt of U+0085 is one, one of U+FEFF alone is not).
-const VERSION: u32 = 12;
+/// TUI's: a prompt of U+0085 is one, one of U+FEFF alone is not; 13
+/// since how far a transcript was read past its head for that prompt, none
+/// found, is kept, so a grown one has only what was appended read).
+const VERSION: u32 = 13;
 
 /// An index file bigger than this is not read (and is rebuilt).
 const MAX_INDEX: u64 = 256 << 20;
@@ -196,6 +199,29 @@ impl ListIndex {
         })
     }
 
+    /// How far the transcript at `path`, whose `lstat` is `meta`, was
+    /// read with no prompt typed as one in its whole lines, when it has
+    /// grown since (the same file, larger; transcripts only grow: the CLI
+    /// appends): only what was appended needs reading for one. 0 when
+    /// nothing is known.
+    pub(crate) fn read_before(&self, path: &Path, meta: &Metadata) -> u64 {
+        let Some(rec) = path.to_str().and_then(|name| self.old.get(name)) else {
+            return 0;
+        };
+        let now = Key::of(meta);
+        match rec.facts.past_head_read {
+            Some(at)
+                if rec.key.dev == now.dev
+                    && rec.key.ino == now.ino
+                    && rec.key.size < now.size
+                    && at <= rec.key.size =>
+            {
+                at
+            }
+            _ => 0,
+        }
+    }
+
     /// Keep what the ends of `path` said, read between the two `lstat`s
     /// `before` and `after` (kept only if they are the same and the file
     /// had settled).
@@ -282,8 +308,9 @@ pub(crate) fn scan_file_indexed(
             return scan_facts(path, session_id, facts, seen, project, side, archived);
         }
     }
+    let from = index.read_before(path, &before);
     let (scanned, facts) = with_ends(path, |ends| {
-        scan_ends_facts(path, session_id, ends, project, side)
+        scan_ends_facts_from(path, session_id, ends, project, side, from)
     });
     if let (Some((facts, seen)), Ok(after)) = (facts, std::fs::symlink_metadata(path)) {
         index.put(path, &before, &after, facts, seen);

@@ -539,3 +539,33 @@ fn titled_by_its_first_prompt_past(gap: usize) {
     assert!(kept.from_archive);
     assert_eq!(kept.title, "what did it print");
 }
+
+/// An archived transcript whose first message lies past 16 MiB holds
+/// messages, and one holding none after 16 MiB of other lines holds none,
+/// as the live one's: the continued session it is read for is decompressed
+/// as it is read, to its end (the listing once stopped at 16 MiB and said
+/// it held messages).
+#[test]
+fn an_archived_session_s_messages_past_16_mib_are_read_for() {
+    let blob = |n: usize| {
+        json!({"type": "api-request-blob", "sessionId": ID,
+            "message": {"content": [{"type": "text", "text": "x".repeat(n)}]}})
+        .to_string()
+    };
+    let message = json!({"type": "user", "sessionId": ID, "cwd": "/w", "uuid": "u1",
+        "parentUuid": null, "message": {"role": "user", "content": "hello"}})
+    .to_string();
+    for with in [false, true] {
+        let mut lines = vec![blob(17 << 20)];
+        if with {
+            lines.push(message.clone());
+        }
+        lines.push(blob(150_000));
+        // a prompt typed (no message: no parent) so that it is archived
+        lines.push(json!({"type": "last-prompt", "lastPrompt": "later"}).to_string());
+        let text = lines.join("\n") + "\n";
+        let (_d, path, packed) = archived(&text);
+        assert_eq!(crate::store::info::has_messages(&path), with, "live");
+        assert_eq!(crate::store::info::has_messages(&packed), with, "archived");
+    }
+}

@@ -177,7 +177,7 @@ pub fn items(
             .map(str::to_owned);
         let content = v.get("message").and_then(|m| m.get("content"));
         match (v.get("type").and_then(Value::as_str), content) {
-            (Some("user"), Some(Value::String(s))) if !claudio::store::is_cli_note(s) => {
+            (Some("user"), Some(Value::String(s))) if is_prompt(s) => {
                 out.push(Item::Prompt {
                     text: s.clone(),
                     timestamp: ts,
@@ -189,7 +189,7 @@ pub fn items(
                     match b.get("type").and_then(Value::as_str) {
                         Some("text") => {
                             let t = b.get("text").and_then(Value::as_str).unwrap_or("");
-                            if !claudio::store::is_cli_note(t) {
+                            if is_prompt(t) {
                                 out.push(Item::Prompt {
                                     text: t.to_owned(),
                                     timestamp: ts.clone(),
@@ -230,8 +230,12 @@ pub fn items(
             (Some("assistant"), Some(Value::Array(blocks))) => {
                 for b in blocks {
                     match b.get("type").and_then(Value::as_str) {
+                        // white space alone is no answer (`Entry::answer`)
                         Some("text") => {
                             let t = b.get("text").and_then(Value::as_str).unwrap_or("");
+                            if claudio::store::trim_prompt(t).is_empty() {
+                                continue;
+                            }
                             out.push(Item::Answer {
                                 text: t.to_owned(),
                                 timestamp: ts.clone(),
@@ -267,6 +271,15 @@ pub fn items(
         }
     }
     out
+}
+
+/// Whether a user entry's text (or one of its text blocks) is a prompt
+/// as written: not a note of the CLI's, and not white space alone as the
+/// listing and the title take it (JavaScript's, as the claude TUI trims),
+/// which has no words to show under a heading. A note goes to
+/// [`shell_items`]; white space alone to nothing (it holds no command).
+fn is_prompt(text: &str) -> bool {
+    !claudio::store::is_cli_note(text) && !claudio::store::trim_prompt(text).is_empty()
 }
 
 /// The `!` commands at the start of a user entry's text, and the prompt

@@ -231,3 +231,137 @@ fn a_shell_command_and_the_prompt_after_it_are_kept() {
         json!({"kind":"shell","command":"ls","stdout":"a.txt\n","stderr":"warn\n","timestamp":"t1"})
     );
 }
+
+/// White space of either kind (JavaScript's, which the claude TUI trims a
+/// prompt of, Rust's, neither's) and a letter or not.
+fn spaced() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    proptest::collection::vec(
+        prop_oneof![
+            4 => proptest::sample::select(&[
+                ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{85}', '\u{a0}', '\u{1680}',
+                '\u{180e}', '\u{2000}', '\u{200b}', '\u{2028}', '\u{3000}', '\u{feff}',
+            ][..]),
+            1 => Just('a'),
+        ],
+        0..4,
+    )
+    .prop_map(|cs| cs.into_iter().collect())
+}
+
+/// A prompt of white space alone (as the listing and the title take it:
+/// JavaScript's) is no prompt: no "## You" heading with nothing under it,
+/// no empty section, no JSON item; an answer of it no "## Claude" either.
+#[test]
+fn a_prompt_or_an_answer_of_white_space_alone_is_not_exported() {
+    let e = vec![
+        json!({"type":"user","message":{"content":" \n\u{feff}"}}),
+        json!({"type":"user","message":{"content":[{"type":"text","text":"\u{3000}"}]}}),
+        json!({"type":"assistant","message":{"content":[{"type":"text","text":"\n\n"}]}}),
+        json!({"type":"user","message":{"content":"\u{85}"}}),
+    ];
+    let it = items(&e, false, &|_| None);
+    assert_eq!(
+        it,
+        [Item::Prompt {
+            text: "\u{85}".into(),
+            timestamp: None
+        }]
+    );
+    let md = markdown("T", "m", &it, false);
+    assert_eq!(md.matches("## You").count(), 1, "{md}");
+    assert!(!md.contains("## Claude"), "{md}");
+    assert_eq!(
+        html("T", "m", &it, false).matches("<h2>You</h2>").count(),
+        1
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+    /// Prompts and answers of white space of either kind and letters, as a
+    /// string or text blocks: the export's prompts are the texts the store
+    /// calls a prompt on their own (`Entry::prompt`, the listing's and the
+    /// title's rule), each byte for byte in JSON; its answers those
+    /// `Entry::answer` calls one; Markdown and HTML have a heading for each
+    /// speaker's turn and none more.
+    #[test]
+    fn the_export_s_prompts_and_answers_are_the_store_s(
+        turns in proptest::collection::vec(
+            (proptest::collection::vec(spaced(), 1..3), proptest::bool::ANY, proptest::bool::ANY),
+            1..5,
+        ),
+    ) {
+        let mut lines = Vec::new();
+        let mut prompts = Vec::new();
+        let mut answers = Vec::new();
+        for (texts, blocks, user) in &turns {
+            let kind = if *user { "user" } else { "assistant" };
+            let entry = |t: &str, block: bool| {
+                let content = if block || !*user {
+                    json!([{"type": "text", "text": t}])
+                } else {
+                    json!(t)
+                };
+                json!({"type": kind, "message": {"content": content}})
+            };
+            let one = |t: &str| claudio::store::Entry::parse(&entry(t, *blocks).to_string()).unwrap();
+            for t in texts {
+                if *user {
+                    prompts.extend(one(t).prompt());
+                } else {
+                    answers.extend(one(t).answer());
+                }
+            }
+            if *blocks || !*user {
+                let content: Vec<Value> =
+                    texts.iter().map(|t| json!({"type": "text", "text": t})).collect();
+                lines.push(json!({"type": kind, "message": {"content": content}}));
+            } else {
+                lines.extend(texts.iter().map(|t| entry(t, false)));
+            }
+        }
+        let it = items(&lines, false, &|_| None);
+        let got_prompts: Vec<String> = it
+            .iter()
+            .filter_map(|i| match i {
+                Item::Prompt { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        let got_answers: Vec<String> = it
+            .iter()
+            .filter_map(|i| match i {
+                Item::Answer { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        proptest::prop_assert_eq!(&got_prompts, &prompts);
+        proptest::prop_assert_eq!(&got_answers, &answers);
+        let json = serde_json::to_value(&it).unwrap();
+        let json_prompts: Vec<&str> = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["kind"] == "prompt")
+            .map(|i| i["text"].as_str().unwrap())
+            .collect();
+        proptest::prop_assert_eq!(json_prompts, prompts.iter().map(String::as_str).collect::<Vec<_>>());
+        let md = markdown("T", "m", &it, false);
+        let html = html("T", "m", &it, false);
+        proptest::prop_assert_eq!(md.matches("## You").count(), prompts.len());
+        proptest::prop_assert_eq!(html.matches("<h2>You</h2>").count(), prompts.len());
+        let claude_turns = it
+            .iter()
+            .zip(std::iter::once(None).chain(it.iter().map(Some)))
+            .filter(|(i, before)| {
+                matches!(i, Item::Answer { .. }) && !matches!(before, Some(Item::Answer { .. }))
+            })
+            .count();
+        proptest::prop_assert_eq!(md.matches("## Claude").count(), claude_turns);
+    }
+}
