@@ -271,8 +271,9 @@ fn left(hd: &mut Held) -> Option<Left> {
 
 /// The held requests as `claudio deck --json` lists them, oldest first:
 /// the hook's input as the CLI gave it, byte for byte, with the deck's
-/// number for it and when it came in.
-fn pending_list(held: &HashMap<String, Held>) -> Value {
+/// number for it, which deck holds it (`deck_id`, new each time a deck
+/// starts: its numbers start at 1 again) and when it came in.
+fn pending_list(held: &HashMap<String, Held>, deck_id: &str) -> Value {
     let mut v: Vec<&Held> = held.values().collect();
     v.sort_by_key(|h| h.id);
     Value::Array(
@@ -281,6 +282,7 @@ fn pending_list(held: &HashMap<String, Held>) -> Value {
                 let i = &h.pending.request.input;
                 serde_json::json!({
                     "id": h.id,
+                    "deckId": deck_id,
                     "since": h.at,
                     "sessionId": i.get("session_id"),
                     "cwd": i.get("cwd"),
@@ -614,6 +616,19 @@ impl Notices {
         n
     }
 
+    /// No `[notify]` table: the bell alone, for a request.
+    #[cfg(test)]
+    pub(super) fn bell_only() -> Notices {
+        Notices {
+            notifier: None,
+            watched: Watched::new(true),
+            installed: true,
+            bell: true,
+            lock: None,
+            lock_dir: PathBuf::new(),
+        }
+    }
+
     /// Whether this deck sends the notices: it holds the lock, or takes
     /// it now (the deck that held it ended).
     fn sending(&mut self) -> bool {
@@ -786,6 +801,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
+    // this deck's numbers for its requests start at 1: this names the
+    // deck, so a watch tells its request 1 from a deck's before it
+    let deck_id = claudio::store::new_uuid();
     // the registry read again once the events that came meanwhile are
     // taken (twenty TUIs rewrite their files often: a request never waits
     // behind a queue of reads)
@@ -836,7 +854,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         };
         match ev {
             Some(Event::Request(p)) if p.request.kind == "list" => {
-                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held) }));
+                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held, &deck_id) }));
                 continue;
             }
             Some(Event::Request(p)) => {
