@@ -391,7 +391,14 @@ impl View {
             (Some(w), true) => w,
             _ => &r.shown.folded,
         };
-        Some(body_lines(body))
+        // from its first row with something on it: on a short screen the
+        // one row of it shown is never the blank above it
+        Some(
+            body_lines(body)
+                .into_iter()
+                .skip_while(|l| crate::cli::term::wrap::strip_sgr(l).trim().is_empty())
+                .collect(),
+        )
     }
 
     /// Show the body from row `to` (kept in range), counting the rows so
@@ -769,6 +776,10 @@ impl View {
                     width,
                 ));
             } else {
+                // a blank row under its head when there is room for it
+                if lines.len() < room {
+                    foot.push(String::new());
+                }
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
             if let Some(a) = &r.asks {
@@ -1005,6 +1016,20 @@ mod tests {
                 "turn {turn}: {rows:#?}"
             );
         }
+    }
+
+    /// A screen 7 rows tall has one row for the request: its first row
+    /// with something on it (the command), not the blank above it.
+    #[test]
+    fn a_short_screen_s_one_request_row_is_the_command() {
+        let v = deck();
+        let rows = v.render(NOW, 80, 7, Style::plain());
+        assert_eq!(rows.len(), 7);
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("┌ Bash  cargo test\\e[2J && rm -rf build")),
+            "{rows:#?}"
+        );
     }
 
     #[test]
