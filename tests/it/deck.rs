@@ -486,7 +486,10 @@ fn json_lists_the_full_deck_s_requests_and_watch_streams_the_changes() {
     );
     t.wait_for("touch made-by-the-tool");
     t.send(b"n\r");
-    assert_eq!(next("request-answered")["id"], id);
+    let deck_id = e["request"]["deckId"].clone();
+    assert!(deck_id.as_str().is_some_and(|d| !d.is_empty()), "{e}");
+    let answered = next("request-answered");
+    assert_eq!((&answered["id"], &answered["deckId"]), (&id, &deck_id));
     let o = child.wait_with_output().unwrap();
     assert!(stdout(&o).contains("\"deny\""));
     std::fs::remove_file(sessions.join(format!("{me}.json"))).unwrap();

@@ -40,6 +40,7 @@ mod usage;
 mod usage_index;
 mod usage_read;
 mod usage_skim;
+mod usage_tail;
 mod usage_types;
 
 #[cfg(feature = "archive")]
@@ -66,4 +67,5 @@ pub use subagents::SubagentInfo;
 pub use time::{format_iso_millis, parse_iso_millis};
 pub use usage::{file_usage, SessionUsage, SubagentUsage, UsageListing, UsageSet};
 pub use usage_read::{session_usage, sessions_usage, usage_index_file, RecentUsage};
+pub use usage_tail::UsageTail;
 pub use usage_types::{CliCost, FileUsage, MessageUsage, ModelCost, Tokens};

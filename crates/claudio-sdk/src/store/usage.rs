@@ -281,11 +281,11 @@ pub(crate) fn usage_of_every_line(data: &[u8]) -> FileUsage {
 }
 
 #[derive(Default)]
-struct Acc {
+pub(super) struct Acc {
     /// Leave `prompts` at 0 (what [`Store::usage`](super::Store::usage) needs
     /// not, it does not count).
     skip_prompts: bool,
-    out: FileUsage,
+    pub(super) out: FileUsage,
     index: HashMap<String, usize>,
     /// Parse every line, found by no key (the tests' full parse).
     every_line: bool,
@@ -515,6 +515,16 @@ impl Hits<'_> {
 }
 
 impl Acc {
+    /// Nothing read yet; prompts counted.
+    pub(super) fn counting_prompts() -> Acc {
+        Acc::default()
+    }
+
+    /// Take in a block of whole lines (the next ones after those taken).
+    pub(super) fn take_block(&mut self, lines: Block<'_>) {
+        self.block(lines)
+    }
+
     /// Take in a block of whole lines.
     fn block(&mut self, lines: Block<'_>) {
         let block = lines.bytes;

@@ -119,9 +119,18 @@ pub fn watch_dir(dir: PathBuf, mut changed: impl FnMut() -> bool) {
     }
 }
 
-/// What each session's transcript cost, kept while the file is unchanged.
+/// What each session's transcript cost, kept while the file is unchanged,
+/// and read on from where it was read to as it grows (only the lines
+/// appended since).
 #[derive(Default)]
-struct Costs(HashMap<PathBuf, ((u64, i64), Option<f64>)>);
+struct Costs(HashMap<PathBuf, Cost>);
+
+/// One transcript's cost: the file's size and time when it was read.
+struct Cost {
+    stamp: (u64, i64),
+    usd: Option<f64>,
+    tail: claudio::store::UsageTail,
+}
 
 impl Costs {
     fn of(&mut self, transcript: Option<PathBuf>) -> Option<f64> {
@@ -132,25 +141,30 @@ impl Costs {
         }
         use std::os::unix::fs::MetadataExt;
         let stamp = (m.len(), m.mtime());
-        if let Some((s, c)) = self.0.get(&p) {
-            if *s == stamp {
-                return *c;
-            }
-        }
-        // priced as every view prices a session: the CLI's own
-        // `cost-state` first, then what the store taught, then the table
-        let c = claudio::store::file_usage(&p).ok().map(|u| {
-            let pricer =
-                crate::cli::common::pricing::Pricer::learn(std::iter::once(&u)).with_kept();
-            pricer
-                .file(&u.messages, u.cli_cost.as_ref(), u.messages.len())
-                .values()
-                .map(|c| c.usd)
-                .sum::<f64>()
+        let c = self.0.entry(p.clone()).or_insert_with(|| Cost {
+            stamp: (u64::MAX, 0),
+            usd: None,
+            tail: claudio::store::UsageTail::new(p),
         });
-        self.0.insert(p, (stamp, c));
-        c
+        if c.stamp != stamp {
+            c.stamp = stamp;
+            c.usd = c.tail.read().ok().map(usd_of);
+        }
+        c.usd
     }
+}
+
+/// A transcript's cost, priced as every view prices a session: the CLI's
+/// own `cost-state` first, then what the store taught, then the table.
+fn usd_of(u: &claudio::store::FileUsage) -> f64 {
+    let pricer = crate::cli::common::pricing::Pricer::learn(std::iter::once(u)).with_kept();
+    // summed in one order (the same usage, the same sum to the last bit)
+    let mut each: Vec<_> = pricer
+        .file(&u.messages, u.cli_cost.as_ref(), u.messages.len())
+        .into_iter()
+        .collect();
+    each.sort_by(|a, b| a.0.cmp(&b.0));
+    each.iter().map(|(_, c)| c.usd).sum::<f64>()
 }
 
 /// The sessions as the registry says now (and its live files, to tell
@@ -271,8 +285,9 @@ fn left(hd: &mut Held) -> Option<Left> {
 
 /// The held requests as `claudio deck --json` lists them, oldest first:
 /// the hook's input as the CLI gave it, byte for byte, with the deck's
-/// number for it and when it came in.
-fn pending_list(held: &HashMap<String, Held>) -> Value {
+/// number for it, which deck holds it (`deck_id`, new each time a deck
+/// starts: its numbers start at 1 again) and when it came in.
+fn pending_list(held: &HashMap<String, Held>, deck_id: &str) -> Value {
     let mut v: Vec<&Held> = held.values().collect();
     v.sort_by_key(|h| h.id);
     Value::Array(
@@ -281,6 +296,7 @@ fn pending_list(held: &HashMap<String, Held>) -> Value {
                 let i = &h.pending.request.input;
                 serde_json::json!({
                     "id": h.id,
+                    "deckId": deck_id,
                     "since": h.at,
                     "sessionId": i.get("session_id"),
                     "cwd": i.get("cwd"),
@@ -614,6 +630,19 @@ impl Notices {
         n
     }
 
+    /// No `[notify]` table: the bell alone, for a request.
+    #[cfg(test)]
+    pub(super) fn bell_only() -> Notices {
+        Notices {
+            notifier: None,
+            watched: Watched::new(true),
+            installed: true,
+            bell: true,
+            lock: None,
+            lock_dir: PathBuf::new(),
+        }
+    }
+
     /// Whether this deck sends the notices: it holds the lock, or takes
     /// it now (the deck that held it ended).
     fn sending(&mut self) -> bool {
@@ -786,6 +815,9 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
     notices.sessions(&sightings(&view.sessions), &mut io::stdout());
     let mut last = Vec::new();
     let mut count = 0u64;
+    // this deck's numbers for its requests start at 1: this names the
+    // deck, so a watch tells its request 1 from a deck's before it
+    let deck_id = claudio::store::new_uuid();
     // the registry read again once the events that came meanwhile are
     // taken (twenty TUIs rewrite their files often: a request never waits
     // behind a queue of reads)
@@ -836,7 +868,7 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
         };
         match ev {
             Some(Event::Request(p)) if p.request.kind == "list" => {
-                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held) }));
+                let _ = p.reply(serde_json::json!({ "pending": pending_list(&held, &deck_id) }));
                 continue;
             }
             Some(Event::Request(p)) => {
@@ -1017,6 +1049,61 @@ fn serve(listener: Listener, config_dir: PathBuf, style: Style) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A running session's cost as its transcript grows, a line and a
+    /// half at a time, is what a whole read of it prices, reading only
+    /// what was appended; a file replaced by another is priced anew.
+    #[test]
+    fn a_growing_transcript_s_cost_is_a_whole_read_s() {
+        let line = |id: &str, out: u64| {
+            format!(
+                r#"{{"type":"assistant","requestId":"r{id}","timestamp":"2026-12-04T10:00:00.000Z","message":{{"id":"m{id}","model":"claude-sonnet-4-5","usage":{{"input_tokens":1000,"output_tokens":{out}}}}}}}"#
+            ) + "\n"
+        };
+        let text: String = (0..8)
+            .map(|i| line(&i.to_string(), 1000 * (i + 1)))
+            .collect();
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("t.jsonl");
+        let mut costs = Costs::default();
+        let step = line("x", 1).len() * 3 / 2;
+        let mut at = 0;
+        while at < text.len() {
+            let to = (at + step).min(text.len());
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(&p)
+                .unwrap();
+            std::io::Write::write_all(&mut f, &text.as_bytes()[at..to]).unwrap();
+            at = to;
+            // the size changed: read on
+            let got = costs.of(Some(p.clone())).unwrap();
+            let whole_lines = &text[..text[..to].rfind('\n').map_or(0, |i| i + 1)];
+            let w = d.path().join("w.jsonl");
+            std::fs::write(&w, whole_lines).unwrap();
+            let want = usd_of(&claudio::store::file_usage(&w).unwrap());
+            assert_eq!(got, want, "{to} bytes");
+        }
+        // what was read is not read again: a line far before where the
+        // read stopped changed in place (the CLI only appends) is not
+        // seen, the line appended is
+        let was = costs.of(Some(p.clone())).unwrap();
+        assert!(was > 0.0);
+        let first = line("0", 1000);
+        let changed = line("0", 9000);
+        assert_eq!(first.len(), changed.len());
+        std::fs::write(&p, text.replacen(&first, &changed, 1) + &line("8", 1000)).unwrap();
+        let read_on = costs.of(Some(p.clone())).unwrap();
+        let w = d.path().join("w.jsonl");
+        std::fs::write(&w, text.clone() + &line("8", 1000)).unwrap();
+        assert_eq!(read_on, usd_of(&claudio::store::file_usage(&w).unwrap()));
+        let other = d.path().join("other");
+        std::fs::write(&other, line("y", 5)).unwrap();
+        std::fs::rename(&other, &p).unwrap();
+        let want = usd_of(&claudio::store::file_usage(&p).unwrap());
+        assert_eq!(costs.of(Some(p.clone())), Some(want));
+    }
 
     /// A chat's request shows its age from when it was asked, though the
     /// deck started later; a time ahead of the deck's clock, or none (a

@@ -55,6 +55,9 @@ every row of it has been on the screen. Up and Down pick a request; q quits
 answered in its terminal: the row names its tmux pane. A request answered in
 its terminal first leaves the deck by itself; one answered there a moment
 before the deck's answer is said so (\"answered in its terminal first\").
+A request whose session ended while it waited (its claude TUI killed or
+crashed) leaves the deck too, said so (\"its session ended\"): nobody is
+left to answer it.
 Not on a terminal, the deck works line by line (y, n or a reason, t; a
 chat's questions and plans a number or your own words a line, and Enter
 alone rejects a plan and stops the turn, as ask reads it).
@@ -185,5 +188,16 @@ pub fn run(args: DeckArgs, color: crate::cli::term::style::ColorChoice) -> anyho
             line::serve(&listener, &mut input, &mut out, style, width)?;
             Ok(Exit::Success)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The help says what becomes of each request that leaves the deck by
+    /// itself: answered in its terminal, its session ended.
+    #[test]
+    fn the_help_says_what_becomes_of_a_request_whose_session_ended() {
+        assert!(super::HELP.contains("answered in its terminal first"));
+        assert!(super::HELP.contains("its session ended"), "{}", super::HELP);
     }
 }

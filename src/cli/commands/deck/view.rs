@@ -391,7 +391,14 @@ impl View {
             (Some(w), true) => w,
             _ => &r.shown.folded,
         };
-        Some(body_lines(body))
+        // from its first row with something on it: on a short screen the
+        // one row of it shown is never the blank above it
+        Some(
+            body_lines(body)
+                .into_iter()
+                .skip_while(|l| crate::cli::term::wrap::strip_sgr(l).trim().is_empty())
+                .collect(),
+        )
     }
 
     /// Show the body from row `to` (kept in range), counting the rows so
@@ -691,35 +698,39 @@ impl View {
                 )
             ));
         }
-        let mut rest: Vec<(Phase, String)> = Vec::new();
         // a session whose request is held here is on that request's row:
         // it waits for the person, whatever its file says yet
-        for x in self
+        let mut rest: Vec<&Session> = self
             .sessions
             .iter()
             .filter(|x| x.phase != Phase::NeedsYou && !held(&x.session_id))
-        {
+            .collect();
+        // working, then done; the done ones most recently finished first
+        // (one not saying when last: None is least, reversed), by pid
+        // when at the same time, the same order at each redraw
+        rest.sort_by_key(|x| {
+            let finished = (x.phase == Phase::Done).then_some(x.since).flatten();
+            (x.phase, std::cmp::Reverse(finished), x.pid)
+        });
+        let mut rest_rows: Vec<String> = Vec::new();
+        for x in rest {
             let (label, what) = match x.phase {
                 Phase::Working => ("WORKING  ", "working"),
                 _ => ("DONE     ", "idle"),
             };
-            rest.push((
-                x.phase,
-                format!(
-                    " {}",
-                    line(
-                        label,
-                        &name(&x.project),
-                        x.kind,
-                        what,
-                        &x.since
-                            .map_or(String::new(), |t| age(now.saturating_sub(t))),
-                        &cost(x.cost),
-                    )
-                ),
+            rest_rows.push(format!(
+                " {}",
+                line(
+                    label,
+                    &name(&x.project),
+                    x.kind,
+                    what,
+                    &x.since
+                        .map_or(String::new(), |t| age(now.saturating_sub(t))),
+                    &cost(x.cost),
+                )
             ));
         }
-        rest.sort_by_key(|(p, _)| *p);
         let styled = |row: &str| {
             if row.contains("NEEDS YOU") {
                 s.yellow(row)
@@ -731,7 +742,7 @@ impl View {
         };
         let list: Vec<String> = needs
             .iter()
-            .chain(rest.iter().map(|(_, r)| r))
+            .chain(rest_rows.iter())
             .map(|r| fit_row(r, width))
             .collect();
         if list.is_empty() {
@@ -765,6 +776,10 @@ impl View {
                     width,
                 ));
             } else {
+                // a blank row under its head when there is room for it
+                if lines.len() < room {
+                    foot.push(String::new());
+                }
                 foot.extend(lines.iter().map(|l| fit_row(l, width)));
             }
             if let Some(a) = &r.asks {
@@ -964,6 +979,57 @@ mod tests {
             "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
         ];
         assert_eq!(screen(&deck(), 80), want.join("\n"));
+    }
+
+    /// The finished sessions, most recently finished first; those
+    /// finished at the same time by pid, one that says not when last:
+    /// the same order however the registry lists them.
+    #[test]
+    fn the_done_rows_are_the_most_recent_first() {
+        let done = |pid: u32, project: &str, ago: Option<u64>| Session {
+            since: ago.map(|s| NOW - s * 1000),
+            ..session(pid, "", project, Kind::Tui, Phase::Done)
+        };
+        let mut sessions = vec![
+            done(20, "/p/minute", Some(60)),
+            done(21, "/p/hour", Some(3600)),
+            done(22, "/p/now-a", Some(10)),
+            done(23, "/p/never", None),
+            done(24, "/p/now-b", Some(10)),
+            session(25, "w", "/p/work", Kind::Tui, Phase::Working),
+        ];
+        for turn in 0..sessions.len() {
+            sessions.rotate_left(1);
+            let v = View {
+                sessions: sessions.clone(),
+                ..View::default()
+            };
+            let rows = v.render(NOW, 80, 16, Style::plain());
+            let order: Vec<&str> = rows
+                .iter()
+                .filter_map(|r| r.split_whitespace().nth(1))
+                .filter(|w| ["minute", "hour", "now-a", "now-b", "never", "work"].contains(w))
+                .collect();
+            assert_eq!(
+                order,
+                ["work", "now-a", "now-b", "minute", "hour", "never"],
+                "turn {turn}: {rows:#?}"
+            );
+        }
+    }
+
+    /// A screen 7 rows tall has one row for the request: its first row
+    /// with something on it (the command), not the blank above it.
+    #[test]
+    fn a_short_screen_s_one_request_row_is_the_command() {
+        let v = deck();
+        let rows = v.render(NOW, 80, 7, Style::plain());
+        assert_eq!(rows.len(), 7);
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("┌ Bash  cargo test\\e[2J && rm -rf build")),
+            "{rows:#?}"
+        );
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //!   `{"event":"session-gone","pid":…,"sessionId":…}`;
 //! - `{"event":"request-pending","request":{…}}` when a running deck takes
 //!   a permission request (as `deck --json` lists it) and
-//!   `{"event":"request-answered","id":…}` when it holds it no more
-//!   (answered from the deck or in its terminal, or given up by its hook).
+//!   `{"event":"request-answered","id":…,"deckId":…}` when it holds it
+//!   no more (answered from the deck or in its terminal, or given up by
+//!   its hook). A request is told by its deck and its number there: a
+//!   deck started again numbers its requests from 1 again.
 //!
 //! Sessions come from the registry folder, watched with inotify (a slow
 //! poll besides); requests from the running deck, asked over its socket.
@@ -28,12 +30,40 @@ use std::time::Duration;
 /// How often the deck is asked for its requests.
 const ASK_EVERY: Duration = Duration::from_millis(250);
 
-/// The events between two states: sessions by pid, requests by id.
+/// A request as the watch tells it from another: the deck that holds it
+/// (`deckId`: each deck numbers its requests from 1) and its number there.
+pub type RequestKey = (String, u64);
+
+/// The requests that came between two states, and those that went: by
+/// [`RequestKey`], and a key whose row changed is one request gone and
+/// another come (a deck that does not say `deckId`, restarted between two
+/// looks, numbers its next request as the last one's). A listed request
+/// never changes while it is held.
+fn requests_changed<'a>(
+    old: &'a BTreeMap<RequestKey, Value>,
+    new: &'a BTreeMap<RequestKey, Value>,
+) -> (Vec<&'a Value>, Vec<&'a Value>) {
+    let came = new
+        .iter()
+        .filter(|(k, r)| old.get(*k) != Some(*r))
+        .map(|(_, r)| r)
+        .collect();
+    let went = old
+        .iter()
+        .filter(|(k, r)| new.get(*k) != Some(*r))
+        .map(|(_, r)| r)
+        .collect();
+    (came, went)
+}
+
+/// The events between two states: sessions by pid, requests by
+/// [`RequestKey`] (those answered before those come, so a request
+/// numbered as one answered is never taken for it).
 pub fn events(
     old_sessions: &BTreeMap<u64, Value>,
     new_sessions: &BTreeMap<u64, Value>,
-    old_requests: &BTreeMap<u64, Value>,
-    new_requests: &BTreeMap<u64, Value>,
+    old_requests: &BTreeMap<RequestKey, Value>,
+    new_requests: &BTreeMap<RequestKey, Value>,
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for (pid, row) in new_sessions {
@@ -50,15 +80,12 @@ pub fn events(
             out.push(json!({"event": "session-gone", "pid": pid, "sessionId": row["sessionId"]}));
         }
     }
-    for (id, r) in new_requests {
-        if !old_requests.contains_key(id) {
-            out.push(json!({"event": "request-pending", "request": r}));
-        }
+    let (came, went) = requests_changed(old_requests, new_requests);
+    for r in went {
+        out.push(json!({"event": "request-answered", "id": r["id"], "deckId": r["deckId"]}));
     }
-    for id in old_requests.keys() {
-        if !new_requests.contains_key(id) {
-            out.push(json!({"event": "request-answered", "id": id}));
-        }
+    for r in came {
+        out.push(json!({"event": "request-pending", "request": r}));
     }
     out
 }
@@ -75,14 +102,20 @@ fn sessions_now(config_dir: &Path) -> BTreeMap<u64, Value> {
 }
 
 /// The requests the running deck holds; `None` when no deck answers.
-fn requests_now(sock: &Path) -> Option<BTreeMap<u64, Value>> {
-    socket::ask_list(sock).map(|list| {
-        list.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|r| Some((r["id"].as_u64()?, r.clone())))
-            .collect()
-    })
+fn requests_now(sock: &Path) -> Option<BTreeMap<RequestKey, Value>> {
+    socket::ask_list(sock).map(|list| keyed(&list))
+}
+
+/// A deck's list of requests by [`RequestKey`].
+fn keyed(list: &Value) -> BTreeMap<RequestKey, Value> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let deck = r["deckId"].as_str().unwrap_or("").to_owned();
+            Some(((deck, r["id"].as_u64()?), r.clone()))
+        })
+        .collect()
 }
 
 /// A session's row (as `deck --json` shows it) as the notices read it.
@@ -130,19 +163,16 @@ fn hook_input(r: &Value) -> Value {
 fn notify(
     notices: &mut super::full::Notices,
     sessions: &BTreeMap<u64, Value>,
-    old_requests: &BTreeMap<u64, Value>,
-    new_requests: &BTreeMap<u64, Value>,
+    old_requests: &BTreeMap<RequestKey, Value>,
+    new_requests: &BTreeMap<RequestKey, Value>,
     tty: &mut impl Write,
 ) {
-    for (id, r) in new_requests {
-        if !old_requests.contains_key(id) {
-            notices.request(&hook_input(r), tty);
-        }
+    let (came, went) = requests_changed(old_requests, new_requests);
+    for r in went {
+        notices.request_gone(&hook_input(r));
     }
-    for (id, r) in old_requests {
-        if !new_requests.contains_key(id) {
-            notices.request_gone(&hook_input(r));
-        }
+    for r in came {
+        notices.request(&hook_input(r), tty);
     }
     let seen: Vec<_> = sessions.values().filter_map(sighting).collect();
     notices.sessions(&seen, tty);
@@ -218,7 +248,7 @@ mod tests {
         };
         let a: BTreeMap<u64, Value> = [row(1, "idle"), row(2, "working")].into();
         let b: BTreeMap<u64, Value> = [row(2, "waiting"), row(3, "idle")].into();
-        let r1: BTreeMap<u64, Value> = [(7, json!({"id": 7, "toolName": "Bash"}))].into();
+        let r1 = keyed(&json!([{"id": 7, "deckId": "d", "toolName": "Bash"}]));
         let none = BTreeMap::new();
         let got = events(&a, &b, &none, &r1);
         let names: Vec<&str> = got.iter().map(|e| e["event"].as_str().unwrap()).collect();
@@ -239,8 +269,52 @@ mod tests {
         assert_eq!(got[3]["request"]["id"], 7);
         assert_eq!(
             events(&b, &b, &r1, &none),
-            [json!({"event": "request-answered", "id": 7})]
+            [json!({"event": "request-answered", "id": 7, "deckId": "d"})]
         );
         assert!(events(&b, &b, &r1, &r1).is_empty());
+    }
+
+    /// A deck that ends and starts again between two looks numbers its
+    /// next request 1 as it did the last: the watch says the one answered
+    /// and the one come, each once, whether the deck names itself
+    /// (`deckId`) or not (a deck of an older claudio: told by the rest of
+    /// the row); the notices hear of both.
+    #[test]
+    fn a_request_numbered_as_one_answered_is_still_seen() {
+        let req = |deck: Option<&str>, cmd: &str, since: u64| {
+            let mut r = json!({"id": 1, "since": since, "sessionId": "s",
+                "toolName": "Bash", "toolInput": {"command": cmd}});
+            if let Some(d) = deck {
+                r["deckId"] = json!(d);
+            }
+            r
+        };
+        let none = BTreeMap::new();
+        let no_requests = BTreeMap::new();
+        for (old, new) in [
+            (req(Some("a"), "ls", 5), req(Some("b"), "ls", 5)),
+            (req(Some("a"), "ls", 5), req(Some("b"), "rm -rf /", 6)),
+            (req(None, "ls", 5), req(None, "rm -rf /", 5)),
+            (req(None, "ls", 5), req(None, "ls", 6)),
+        ] {
+            let (o, n) = (keyed(&json!([old])), keyed(&json!([new])));
+            let got = events(&none, &none, &o, &n);
+            assert_eq!(
+                got,
+                [
+                    json!({"event": "request-answered", "id": 1, "deckId": old["deckId"]}),
+                    json!({"event": "request-pending", "request": new}),
+                ],
+                "{old} then {new}"
+            );
+            // the same request looked at twice is no event
+            assert!(events(&none, &none, &n, &n).is_empty());
+            // the bell for each
+            let mut notices = super::super::full::Notices::bell_only();
+            let mut tty = Vec::new();
+            notify(&mut notices, &none, &no_requests, &o, &mut tty);
+            notify(&mut notices, &none, &o, &n, &mut tty);
+            assert_eq!(tty, b"\x07\x07", "{old} then {new}");
+        }
     }
 }
