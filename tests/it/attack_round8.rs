@@ -131,12 +131,9 @@ fn ask_leaves_what_the_retries_came_to_however_the_turn_ends() {
 /// `$0`): the turn ends with how the CLI ended, and the process goes with
 /// the CLI's group.
 async fn a_cli_ends_while_its_child_writes(child: &str) {
-    use claudio::{Client, Error, Options, StreamExt};
-    use std::os::unix::fs::PermissionsExt;
+    use claudio::{Error, StreamExt};
     use std::time::Duration;
     let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("child.pid");
-    let cli = dir.path().join("claude");
     let script = format!(
         r#"#!/bin/sh
 read -r line
@@ -148,13 +145,7 @@ echo "fatal: the CLI crashed" >&2
 exit 3
 "#
     );
-    std::fs::write(&cli, script).unwrap();
-    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let options = Options::default()
-        .cli_path(&cli)
-        .env("PIDFILE", pidfile.display().to_string())
-        .init_timeout(Duration::from_secs(60));
-    let client = Client::connect(options).await.unwrap();
+    let (client, pidfile) = crate::client::connect_script(dir.path(), &script).await;
     client.send("hi").await.unwrap();
     let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
     let mut last = None;
@@ -216,25 +207,11 @@ async fn a_cli_that_ends_while_its_child_floods_stdout_ends_the_turn() {
 /// (`y trust it · n start without them ›`), its question gone.
 #[test]
 fn ctrl_l_at_the_trust_question_keeps_the_question_in_sight() {
+    use crate::trust_workspace_attack::{base_and_home, chat_command, project};
     let fake = Fake::after_init(vec![]);
-    let base = std::fs::canonicalize(fake.record.path()).unwrap();
-    let home = base.join("home");
-    let dir = base.join("work");
-    std::fs::create_dir_all(dir.join(".claude")).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        dir.join(".claude/settings.json"),
-        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}]}})
-            .to_string(),
-    )
-    .unwrap();
-    let mut c = claudio(&fake);
-    c.env("XDG_DATA_HOME", &home)
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_CODE_SANDBOXED")
-        .current_dir(&dir);
-    let mut t = Term::spawn(c);
+    let (base, home) = base_and_home(&fake);
+    let dir = project(&base, "work");
+    let mut t = Term::spawn(chat_command(&fake, &home, &dir));
     t.wait_for("y trust it");
     // a key after Ctrl-L: its drawing says the Ctrl-L was taken
     t.send(b"\x0cn");

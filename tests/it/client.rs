@@ -991,6 +991,24 @@ async fn a_query_can_be_interrupted_while_it_is_read() {
     assert!(q.client().is_none(), "the session is closed at the end");
 }
 
+/// A client whose CLI is the shell script `script`, written as `claude`
+/// in `dir`, with `$PIDFILE` (the path returned) for it to write a pid to.
+pub(crate) async fn connect_script(
+    dir: &std::path::Path,
+    script: &str,
+) -> (Client, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let pidfile = dir.join("pid");
+    let cli = dir.join("claude");
+    std::fs::write(&cli, script).unwrap();
+    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let options = Options::default()
+        .cli_path(&cli)
+        .env("PIDFILE", pidfile.display().to_string())
+        .init_timeout(Duration::from_secs(60));
+    (Client::connect(options).await.unwrap(), pidfile)
+}
+
 /// A CLI that answers the initialize request, starts a child that holds
 /// its stdout (600 s), reads the prompt and then runs `end` (a shell
 /// script's lines): the last thing the turn said (within 120 s, or the
@@ -1005,10 +1023,7 @@ async fn turn_of_a_cli_whose_child_holds_stdout(
     Client,
     tempfile::TempDir,
 ) {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("child.pid");
-    let cli = dir.path().join("claude");
     let head = r#"#!/bin/sh
 read -r line
 id=$(printf '%s' "$line" | sed -n 's/.*"request_id" *: *"\([^"]*\)".*/\1/p')
@@ -1016,13 +1031,7 @@ printf '{"type":"control_response","response":{"subtype":"success","request_id":
 sh -c 'echo $$ > "$0.tmp" && mv "$0.tmp" "$0" && exec sleep 600' "$PIDFILE" &
 read -r line
 "#;
-    std::fs::write(&cli, format!("{head}{end}\n")).unwrap();
-    std::fs::set_permissions(&cli, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let options = Options::default()
-        .cli_path(&cli)
-        .env("PIDFILE", pidfile.display().to_string())
-        .init_timeout(Duration::from_secs(60));
-    let client = Client::connect(options).await.unwrap();
+    let (client, pidfile) = connect_script(dir.path(), &format!("{head}{end}\n")).await;
     client.send("hi").await.unwrap();
     let child: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
     let last = last_of_turn(&client, Duration::from_secs(120))
@@ -1082,7 +1091,6 @@ exit 0"#).await;
 /// prompt comes and reads on): the client and the real CLI's pid.
 async fn launched(dir: &std::path::Path, turn: &str) -> (Client, i32) {
     use std::os::unix::fs::PermissionsExt;
-    let pidfile = dir.join("real.pid");
     let real = dir.join("real-claude");
     std::fs::write(
         &real,
@@ -1100,25 +1108,14 @@ read -r line
         ),
     )
     .unwrap();
-    let cli = dir.join("claude");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755)).unwrap();
     // its stdin handed on past the shell's /dev/null for a `cmd &`
-    std::fs::write(
-        &cli,
-        r#"#!/bin/sh
+    let launcher = r#"#!/bin/sh
 exec 3<&0
 "$(dirname "$0")/real-claude" <&3 3<&- &
 exit 0
-"#,
-    )
-    .unwrap();
-    for f in [&real, &cli] {
-        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let options = Options::default()
-        .cli_path(&cli)
-        .env("PIDFILE", pidfile.display().to_string())
-        .init_timeout(Duration::from_secs(60));
-    let client = Client::connect(options).await.unwrap();
+"#;
+    let (client, pidfile) = connect_script(dir, launcher).await;
     let pid: i32 = wait_for_file(&pidfile).trim().parse().unwrap();
     (client, pid)
 }

@@ -8,15 +8,21 @@ use common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// The chat in `dir` with `home` as HOME, every folder's trust asked.
-fn chat_in(fake: &Fake, home: &Path, dir: &Path) -> Term {
+/// The chat's command in `dir` with `home` as HOME, every folder's trust
+/// asked.
+pub(crate) fn chat_command(fake: &Fake, home: &Path, dir: &Path) -> std::process::Command {
     let mut c = claudio(fake);
     c.env("XDG_DATA_HOME", home)
         .env("HOME", home)
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CLAUDE_CODE_SANDBOXED")
         .current_dir(dir);
-    Term::spawn(c)
+    c
+}
+
+/// The chat in `dir` with `home` as HOME, every folder's trust asked.
+fn chat_in(fake: &Fake, home: &Path, dir: &Path) -> Term {
+    Term::spawn(chat_command(fake, home, dir))
 }
 
 fn bye(mut t: Term) {
@@ -36,7 +42,7 @@ fn trusted(rows: &[String]) -> bool {
 }
 
 /// The fake's folder (its real path) and a home folder made in it.
-fn base_and_home(fake: &Fake) -> (PathBuf, PathBuf) {
+pub(crate) fn base_and_home(fake: &Fake) -> (PathBuf, PathBuf) {
     let base = std::fs::canonicalize(fake.record.path()).unwrap();
     let home = base.join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -44,7 +50,7 @@ fn base_and_home(fake: &Fake) -> (PathBuf, PathBuf) {
 }
 
 /// A folder with a project hook, in `parent`.
-fn project(parent: &Path, name: &str) -> PathBuf {
+pub(crate) fn project(parent: &Path, name: &str) -> PathBuf {
     let dir = parent.join(name);
     std::fs::create_dir_all(dir.join(".claude")).unwrap();
     std::fs::write(
@@ -143,13 +149,7 @@ fn the_question_is_wrapped_to_the_terminal_s_width() {
     // a folder with no project settings: "... it has none today." (91)
     let dir = base.join("plain");
     std::fs::create_dir_all(&dir).unwrap();
-    let mut c = claudio(&fake);
-    c.env("XDG_DATA_HOME", &home)
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_CODE_SANDBOXED")
-        .current_dir(&dir);
-    let mut t = Term::spawn_sized(c, 30, 90);
+    let mut t = Term::spawn_sized(chat_command(&fake, &home, &dir), 30, 90);
     t.wait_for("y trust it");
     let rows = t.rows();
     let shown = rows.join("\n");
@@ -254,13 +254,7 @@ fn keys_typed_before_the_trust_question_answer_nothing_and_are_not_sent() {
     let fake = Fake::after_init(vec![turn("ok", "fine")]);
     let (base, home) = base_and_home(&fake);
     let dir = project(&base, "work");
-    let mut c = claudio(&fake);
-    c.env("XDG_DATA_HOME", &home)
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_CODE_SANDBOXED")
-        .current_dir(&dir);
-    let mut t = Term::spawn_typed(c, b"y\r");
+    let mut t = Term::spawn_typed(chat_command(&fake, &home, &dir), b"y\r");
     t.wait_for("y trust it");
     t.line("n");
     t.wait_for("not loaded");
@@ -348,13 +342,8 @@ fn trust_workspace_does_not_follow_a_resume_into_another_project() {
     )
     .unwrap();
 
-    let mut c = claudio(&fake);
-    c.env("XDG_DATA_HOME", &home)
-        .env("HOME", &home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_CODE_SANDBOXED")
-        .arg("--trust-workspace")
-        .current_dir(&mine);
+    let mut c = chat_command(&fake, &home, &mine);
+    c.arg("--trust-workspace");
     let mut t = Term::spawn(c);
     let screen = t.wait_for("Ctrl-D exits");
     assert!(!screen.contains("Do you trust"), "{screen}");

@@ -279,6 +279,11 @@ impl Writer {
     /// A user message's text: the person's, under their name; the CLI's
     /// note that the turn was interrupted, as its own line.
     fn said(&mut self, text: &str, ts: Option<&str>) {
+        // white space alone is no prompt (the listing's, the export's and
+        // the claude TUI's rule): no "you" over nothing
+        if claudio::store::trim_prompt(text).is_empty() {
+            return;
+        }
         if is_interruption(text) {
             self.interrupted();
         } else {
@@ -734,6 +739,21 @@ claude
 Done.
 ";
         assert_eq!(out, want);
+    }
+
+    /// A prompt of white space alone (JavaScript's, as the claude TUI
+    /// trims) is no prompt, as the listing and the export take it: no
+    /// "you" line over nothing.
+    #[test]
+    fn a_prompt_of_white_space_alone_is_not_drawn() {
+        let e = entries(&[
+            r#"{"type":"user","message":{"content":" \n\t\ufeff"}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"\u2028 "}]}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Hello."}]}}"#,
+            r#"{"type":"user","message":{"content":" thanks "}}"#,
+        ]);
+        let out = body(&e, Chain::Main, Style::plain(), None);
+        assert_eq!(out, "\nclaude\nHello.\n\nyou\n thanks\n");
     }
 
     /// A result's lines keep their indent (a traceback's lines were drawn
