@@ -208,7 +208,7 @@ impl Writer {
     fn line(&mut self, line: &str, rest: &str) {
         match self.width {
             Some(w) => {
-                for row in crate::cli::term::wrap::wrap(line, w, "", rest) {
+                for row in crate::cli::term::wrap::wrap(&for_terminal(line), w, "", rest) {
                     self.out.push_str(&row);
                     self.out.push('\n');
                 }
@@ -399,6 +399,14 @@ impl Writer {
         self.out.push_str(&format!("\n{line}\n"));
         self.speaker = None;
     }
+}
+
+/// A line as a terminal is given it (threats.md class 11): tabs as
+/// spaces, without the characters terminals count otherwise than claudio
+/// ([`crate::cli::term::wrap::disputed`]). A tab counted as no column took
+/// eight, and the terminal wrapped the row to its first column.
+pub(super) fn for_terminal(line: &str) -> String {
+    crate::cli::term::wrap::undisputed(line).replace('\t', "    ")
 }
 
 /// A result's line as shown: its indent kept, its end trimmed, tabs as
@@ -821,6 +829,33 @@ Done.
                     "{first:?}"
                 );
             }
+        }
+    }
+
+    /// On a terminal, no row is wider than it as the terminal draws it
+    /// (threats.md class 11): a tab in a prompt, a thought, a command's
+    /// output or a tool's summary took no column in the count and eight on
+    /// the screen, and a character terminals count otherwise was written,
+    /// so that the terminal wrapped the row to its first column.
+    #[test]
+    fn on_a_terminal_no_row_wraps_with_tabs_or_disputed_characters() {
+        let hard = super::super::testing::HARD_TITLES.join(" ");
+        let tabbed = format!("a\tb\tc\td\te\tf\tg\th {hard}");
+        let e = entries(&[
+            &serde_json::json!({"type":"user","message":{"content":tabbed}}).to_string(),
+            &serde_json::json!({"type":"assistant","message":{"content":[{"type":"thinking","thinking":tabbed},{"type":"text","text":tabbed},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":tabbed}}]}}).to_string(),
+            &serde_json::json!({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":tabbed}]}}).to_string(),
+        ]);
+        for width in [20u16, 33, 80] {
+            let out = body(&e, Chain::Main, Style::plain(), Some(usize::from(width)));
+            let screen = super::super::testing::drawn_undisputed(&out, width);
+            assert!(!out.contains('\t'), "{out}");
+            for line in out.lines() {
+                let mut one = vt100::Parser::new(4, width, 0);
+                one.process(line.as_bytes());
+                assert_eq!(one.screen().cursor_position().0, 0, "{width}: {line:?}");
+            }
+            drop(screen);
         }
     }
 }

@@ -115,7 +115,7 @@ pub(super) fn inspect(
         // broken already: breaking them again changes nothing)
         text = text
             .lines()
-            .map(|l| crate::cli::term::wrap::wrapped(l, w, "", ""))
+            .map(|l| crate::cli::term::wrap::wrapped(&conversation::for_terminal(l), w, "", ""))
             .collect();
     }
     if let Some(grep) = grep {
