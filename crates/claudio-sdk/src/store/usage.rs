@@ -185,6 +185,7 @@ pub(super) fn scan_usage(
         acc.block(block);
         ControlFlow::Continue(())
     })?;
+    acc.settle();
     Ok((acc.out, passed))
 }
 
@@ -231,6 +232,7 @@ pub(crate) fn usage_of(data: &[u8]) -> FileUsage {
         bytes: data,
         offset: 0,
     });
+    acc.settle();
     acc.out
 }
 
@@ -263,6 +265,7 @@ pub(crate) fn usage_of_blocks(data: &[u8], ends: &[usize], every_line: bool) -> 
             at = e;
         }
     }
+    acc.settle();
     acc.out
 }
 
@@ -277,6 +280,7 @@ pub(crate) fn usage_of_every_line(data: &[u8]) -> FileUsage {
         bytes: data,
         offset: 0,
     });
+    acc.settle();
     acc.out
 }
 
@@ -289,6 +293,11 @@ pub(super) struct Acc {
     index: HashMap<String, usize>,
     /// Parse every line, found by no key (the tests' full parse).
     every_line: bool,
+    /// A `cost-state` was taken whose first response covered is not
+    /// worked out yet ([`Acc::settle`]: once, when the reading is done,
+    /// not at each block's, which a file with one in every block made
+    /// blocks × responses).
+    unsettled: bool,
 }
 
 /// What a usage line is read for.
@@ -525,6 +534,18 @@ impl Acc {
         self.block(lines)
     }
 
+    /// The reading is done (for now): the last `cost-state` taken gets the
+    /// first response it covers ([`CliCost::first`]).
+    pub(super) fn settle(&mut self) {
+        if std::mem::take(&mut self.unsettled) {
+            let out = &mut self.out;
+            if let Some(c) = out.cli_cost.as_mut() {
+                let upto = c.responses.min(out.messages.len());
+                c.first = c.first_covered(&out.messages[..upto]);
+            }
+        }
+    }
+
     /// Take in a block of whole lines.
     fn block(&mut self, lines: Block<'_>) {
         let block = lines.bytes;
@@ -699,9 +720,9 @@ impl Acc {
                     }),
                     None => CliCost::parse(&block[s..e], until, responses),
                 };
-                if let Some(mut c) = read {
-                    c.first = c.first_covered(&self.out.messages[..c.responses]);
+                if let Some(c) = read {
                     self.out.cli_cost = Some(c);
+                    self.unsettled = true;
                 }
             } else {
                 self.usage_line(&block[s..e]);

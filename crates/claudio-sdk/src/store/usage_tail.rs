@@ -23,8 +23,10 @@ const BACK: u64 = 1 << 16;
 /// Each [`UsageTail::read`] reads what was appended since the last: its
 /// lines up to the last one ended by a newline (a line still being
 /// written is read once it is ended). A file replaced (another inode), cut
-/// shorter than what was read, or whose bytes before where the last read
-/// stopped changed is read again whole. What it gives is what
+/// shorter than what was read, or whose last bytes before where the last
+/// read stopped changed (256 of them are kept and compared) is read again
+/// whole; a transcript is only ever appended to, and a change further
+/// back in the same file is not seen. What it gives is what
 /// [`file_usage`](super::file_usage) gives for the file's lines read so far.
 ///
 /// An archived transcript is read whole, each time ([`super::file_usage`]).
@@ -118,6 +120,7 @@ impl UsageTail {
             acc.take_block(b);
             std::ops::ControlFlow::Continue(())
         })?;
+        acc.settle();
         let from = end.saturating_sub(EDGE as u64);
         let mut edge = vec![0; (end - from) as usize];
         file.read_exact_at(&mut edge, from).map_err(&err)?;
