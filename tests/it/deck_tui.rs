@@ -220,6 +220,32 @@ impl LineDeck {
         d
     }
 
+    /// A line deck, its output not yet read.
+    fn start_quiet(t: &Tui) -> LineDeck {
+        let mut child = t
+            .claudio(&["deck"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+                let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+            }
+        });
+        LineDeck { child, lines }
+    }
+
+    /// The first line a new line deck prints: the first session of its
+    /// list.
+    fn start_listing(t: &Tui) -> String {
+        let d = LineDeck::start_quiet(t);
+        d.lines.recv_timeout(Duration::from_secs(60)).unwrap()
+    }
+
     fn wait_for(&self, text: &str) -> String {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
@@ -1553,5 +1579,13 @@ fn real_cli_tui_a_turn_ended_by_an_api_error_is_not_shown_working() {
     let r = row();
     assert_eq!(r["state"], "idle", "{r}");
     assert_eq!(r["error"], "Credit balance is too low", "{r}");
+    // the line deck's list of sessions says so too (one deck at a time)
+    drop(deck);
+    let line = LineDeck::start_listing(&tui);
+    assert!(line.starts_with("FAILED "), "{line}");
+    assert!(
+        line.ends_with("failed: Credit balance is too low"),
+        "{line}"
+    );
     stop(t);
 }
