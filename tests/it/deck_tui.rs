@@ -220,6 +220,32 @@ impl LineDeck {
         d
     }
 
+    /// A line deck, its output not yet read.
+    fn start_quiet(t: &Tui) -> LineDeck {
+        let mut child = t
+            .claudio(&["deck"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for l in BufReader::new(out).split(b'\n').map_while(Result::ok) {
+                let _ = tx.send(String::from_utf8_lossy(&l).into_owned());
+            }
+        });
+        LineDeck { child, lines }
+    }
+
+    /// The first line a new line deck prints: the first session of its
+    /// list.
+    fn start_listing(t: &Tui) -> String {
+        let d = LineDeck::start_quiet(t);
+        d.lines.recv_timeout(Duration::from_secs(60)).unwrap()
+    }
+
     fn wait_for(&self, text: &str) -> String {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
@@ -1507,4 +1533,59 @@ fn real_cli_tui_killed_while_the_line_deck_asks_is_said_to_be_gone() {
     wait_with_deadline(t.child(), 30);
     deck.wait_for("gone: its session ended");
     assert!(!tui.made("never_made"));
+}
+
+/// A prompt the API answers with an error the TUI shows at once (402,
+/// billing: never retried). The session is not shown working for ever,
+/// nor done as a turn that ended well: the full deck shows it failed, with
+/// the error, and `deck --json` gives the same error.
+#[test]
+fn real_cli_tui_a_turn_ended_by_an_api_error_is_not_shown_working() {
+    let Some(tui) = tui_world("real_cli_tui_a_turn_ended_by_an_api_error_is_not_shown_working")
+    else {
+        return;
+    };
+    tui.w
+        .api
+        .push(Reply::fatal("Your credit balance is too low"));
+    let deck = Term::spawn_sized(tui.claudio(&["deck"]), 30, 140);
+    deck.wait_for("claudio deck");
+    let mut t = tui.start();
+    tui.prompt(&mut t, "do the work");
+    // the TUI takes the prompt back and says why
+    t.wait_for("Once fixed, resend your message");
+    let row = || -> serde_json::Value {
+        let o = run(tui.claudio(&["deck", "--json"]), None);
+        let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&o)).unwrap();
+        v["sessions"][0].clone()
+    };
+    eventually("the deck no longer says it works", &t, || {
+        row()["state"] != "working"
+    });
+    // not "done" as a turn that ended well: failed, with the CLI's error
+    let screen = deck.wait_for("FAILED");
+    let shown = screen
+        .lines()
+        .find(|l| l.contains("FAILED"))
+        .unwrap_or_default();
+    assert!(shown.contains("claude TUI"), "{screen}");
+    // the CLI's own words for a billing error
+    assert!(
+        shown.contains("failed: Credit balance is too low"),
+        "{screen}"
+    );
+    assert!(!screen.contains("DONE"), "{screen}");
+    assert!(!screen.contains("WORKING"), "{screen}");
+    let r = row();
+    assert_eq!(r["state"], "idle", "{r}");
+    assert_eq!(r["error"], "Credit balance is too low", "{r}");
+    // the line deck's list of sessions says so too (one deck at a time)
+    drop(deck);
+    let line = LineDeck::start_listing(&tui);
+    assert!(line.starts_with("FAILED "), "{line}");
+    assert!(
+        line.ends_with("failed: Credit balance is too low"),
+        "{line}"
+    );
+    stop(t);
 }

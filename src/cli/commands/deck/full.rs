@@ -199,6 +199,9 @@ fn sessions(
                 tmux: s.tmux.clone(),
                 cost: costs.of(registry::transcript_path(config_dir, s)),
                 since,
+                error: (phase == Phase::Done)
+                    .then(|| super::snapshot::last_error(config_dir, s))
+                    .flatten(),
             }
         })
         .collect();

@@ -420,17 +420,25 @@ pub fn sessions_lines(style: Style) -> String {
     let mut out = String::new();
     for s in snap["sessions"].as_array().into_iter().flatten() {
         let text = |k: &str| s[k].as_str().unwrap_or("").to_owned();
+        // a turn the API ended with an error: failed, with the error
+        let failed = text("error");
         let state = match text("state").as_str() {
             "waiting" => style.yellow("NEEDS YOU"),
             "working" => style.green("WORKING  "),
+            _ if !failed.is_empty() => style.yellow("FAILED   "),
             _ => style.dim("DONE     "),
         };
         let pane = text("tmux");
         let line = format!(
-            "{}  {}  {}{}",
+            "{}  {}  {}{}{}",
             text("cwd"),
             text("name"),
             text("waitingFor"),
+            if failed.is_empty() {
+                String::new()
+            } else {
+                format!("failed: {failed}")
+            },
             if pane.is_empty() {
                 String::new()
             } else {

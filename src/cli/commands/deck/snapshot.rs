@@ -9,6 +9,65 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 
+/// The API error the last turn of `session` ended with (the CLI's
+/// `isApiErrorMessage` answer: `Credit balance is too low` for a 402), read from its
+/// transcript's last 64 KiB (no link followed): a session whose turn ended
+/// so is not one that finished its work.
+pub fn last_error(config_dir: &Path, session: &LiveSession) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    use std::os::unix::fs::OpenOptionsExt;
+    const TAIL: u64 = 64 * 1024;
+    let p = registry::transcript_path(config_dir, session)?;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(p)
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(TAIL))).ok()?;
+    let mut raw = Vec::new();
+    f.take(TAIL).read_to_end(&mut raw).ok()?;
+    error_of_tail(&String::from_utf8_lossy(&raw))
+}
+
+/// The API error the last conversation line of a transcript's tail is, if
+/// it is one.
+fn error_of_tail(tail: &str) -> Option<String> {
+    for line in tail.lines().rev() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        match v.get("type").and_then(Value::as_str) {
+            Some("assistant") => {
+                if v.get("isApiErrorMessage").and_then(Value::as_bool) != Some(true) {
+                    return None;
+                }
+                let content = v.get("message").and_then(|m| m.get("content"));
+                let text = match content {
+                    Some(Value::String(t)) => t.clone(),
+                    Some(Value::Array(blocks)) => blocks
+                        .iter()
+                        .filter_map(|b| b.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    _ => String::new(),
+                };
+                let text = text.trim();
+                return Some(if text.is_empty() { "API error" } else { text }.to_owned());
+            }
+            Some("user") => return None,
+            _ => continue,
+        }
+    }
+    None
+}
+
 /// The order rows are shown in: needs you, working, done.
 fn rank(s: &SessionState) -> u8 {
     match s {
@@ -47,6 +106,9 @@ fn row(config_dir: &Path, s: &LiveSession, state: &SessionState) -> Value {
         "status": s.status,
         "state": state_name(state),
         "waitingFor": waiting_for,
+        "error": matches!(state, SessionState::Idle)
+            .then(|| last_error(config_dir, s))
+            .flatten(),
         "updatedAt": s.updated_at,
         "transcript": registry::transcript_path(config_dir, s),
         "file": s.file,
@@ -135,6 +197,30 @@ pub fn mark_held(rows: &mut [Value], pending: &[Value]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The last conversation line of the tail says whether the turn ended
+    /// in an API error: an error answer is one (its text), a later prompt
+    /// or a well-ended answer is none, a sub-agent's line or a line that is
+    /// not of the conversation is passed over.
+    #[test]
+    fn the_error_is_the_last_conversation_line_s_when_it_is_an_api_error() {
+        let error = r#"{"type":"assistant","isApiErrorMessage":true,"message":{"role":"assistant","content":[{"type":"text","text":"Credit balance is too low"}]}}"#;
+        let fine = r#"{"type":"assistant","message":{"role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"Done."}]}}"#;
+        let prompt = r#"{"type":"user","message":{"role":"user","content":"again"}}"#;
+        let side = r#"{"type":"assistant","isSidechain":true,"message":{"content":[]}}"#;
+        let other = r#"{"type":"cost-state","totalCostUSD":0}"#;
+        let tail = |lines: &[&str]| error_of_tail(&lines.join("\n"));
+        assert_eq!(
+            tail(&["half a line", prompt, error, side, other]).as_deref(),
+            Some("Credit balance is too low")
+        );
+        assert_eq!(tail(&[error, prompt]), None);
+        assert_eq!(tail(&[error, fine]), None);
+        assert_eq!(tail(&[fine]), None);
+        assert_eq!(tail(&[]), None);
+        let bare = r#"{"type":"assistant","isApiErrorMessage":true,"message":{"content":[]}}"#;
+        assert_eq!(tail(&[bare]).as_deref(), Some("API error"));
+    }
 
     /// A session whose request a deck holds is `waiting` in the snapshot,
     /// first, whatever its file says yet; another session's is not.

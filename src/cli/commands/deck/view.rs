@@ -131,6 +131,9 @@ pub struct Session {
     pub cost: Option<f64>,
     /// When its state last changed, ms since the epoch.
     pub since: Option<u64>,
+    /// The API error its last turn ended with, when it ended so (untrusted
+    /// text).
+    pub error: Option<String>,
 }
 
 /// A question or a plan of a claudio chat or `ask`, asked here through
@@ -714,8 +717,14 @@ impl View {
         });
         let mut rest_rows: Vec<String> = Vec::new();
         for x in rest {
-            let (label, what) = match x.phase {
-                Phase::Working => ("WORKING  ", "working"),
+            let failed = x
+                .error
+                .as_deref()
+                .filter(|_| x.phase == Phase::Done)
+                .map(|e| format!("failed: {}", shown(e)));
+            let (label, what) = match (x.phase, &failed) {
+                (Phase::Working, _) => ("WORKING  ", "working"),
+                (_, Some(f)) => ("FAILED   ", f.as_str()),
                 _ => ("DONE     ", "idle"),
             };
             rest_rows.push(format!(
@@ -732,7 +741,8 @@ impl View {
             ));
         }
         let styled = |row: &str| {
-            if row.contains("NEEDS YOU") {
+            // a failed turn needs the person too
+            if row.contains("NEEDS YOU") || row.contains("FAILED") {
                 s.yellow(row)
             } else if row.contains("WORKING") {
                 s.green(row)
@@ -908,6 +918,7 @@ mod tests {
             tmux: Some("0:@1.%3".into()),
             cost: Some(0.4213),
             since: Some(NOW - 95_000),
+            error: None,
         }
     }
 
@@ -979,6 +990,36 @@ mod tests {
             "  └ y once · a session · p project · u all · n no · t terminal · or why not › ",
         ];
         assert_eq!(screen(&deck(), 80), want.join("\n"));
+    }
+
+    /// A session whose last turn ended in an API error is shown failed,
+    /// with the error (its control characters shown, not run), never done
+    /// as a turn that ended well; one still working is shown working.
+    #[test]
+    fn a_turn_ended_by_an_api_error_is_shown_failed() {
+        let failed = Session {
+            error: Some("Credit balance is too low\u{1b}]0;x\u{7}".into()),
+            ..session(30, "f", "/p/billing", Kind::Tui, Phase::Done)
+        };
+        let working = Session {
+            error: Some("old".into()),
+            ..session(31, "w", "/p/work", Kind::Tui, Phase::Working)
+        };
+        let v = View {
+            sessions: vec![failed, working],
+            ..View::default()
+        };
+        let screen = v.render(NOW, 140, 20, Style::plain()).join("\n");
+        let row = screen.lines().find(|l| l.contains("billing")).unwrap();
+        assert!(row.starts_with(" FAILED "), "{screen}");
+        assert!(
+            row.contains("failed: Credit balance is too low"),
+            "{screen}"
+        );
+        assert!(!row.contains('\u{1b}'), "{screen}");
+        assert!(!screen.contains("DONE"), "{screen}");
+        let row = screen.lines().find(|l| l.contains(" work ")).unwrap();
+        assert!(row.contains("WORKING") && !row.contains("old"), "{screen}");
     }
 
     /// The finished sessions, most recently finished first; those
